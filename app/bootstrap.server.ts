@@ -1,0 +1,74 @@
+/**
+ * Starts the application side of Atrium once per process: configuration, database (migrated), demo seed,
+ * shared services. server.ts reaches this through the Remix server build (entry.server re-exports it),
+ * so server.ts never imports app modules.
+ */
+import { pino, type Logger } from "pino";
+import { openDatabase } from "~db/client";
+import { migrateToLatest } from "~db/migrate";
+import { DEMO_OPERATOR, demoOperatorExists, seedDemo } from "~db/seed";
+import type { AppRuntime, AppServices, RequestScope } from "~/lib/context";
+import { parseEnv } from "~/lib/env.server";
+import { errorBody } from "~/lib/http.server";
+import { createAuthThrottle } from "~/modules/auth/throttle.server";
+import { version } from "../package.json";
+
+export interface BootstrapOptions {
+  /** Values that take precedence over process.env (tests start servers with their own database). */
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+  devServer?: boolean;
+}
+
+export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRuntime> {
+  const env = parseEnv({ ...process.env, ...options.env });
+  const logger = options.logger ?? pino({ level: env.LOG_LEVEL, base: { service: "atrium" } });
+  const handle = openDatabase(env.DATABASE_URL, { poolSize: env.DATABASE_POOL_SIZE });
+  try {
+    const applied = await migrateToLatest(handle.db);
+    if (applied.length) logger.info({ migrations: applied }, "database migrated");
+
+    if (env.SEED_DEMO && (await seedDemo(handle.db))) {
+      logger.info(
+        { email: DEMO_OPERATOR.email, password: DEMO_OPERATOR.password },
+        `demo data seeded: sign in as ${DEMO_OPERATOR.email} / ${DEMO_OPERATOR.password}`,
+      );
+    }
+    if (env.production && (await demoOperatorExists(handle.db))) {
+      logger.warn(
+        { email: DEMO_OPERATOR.email },
+        "the demo operator exists on a production server: delete it with `npm run admin -- users:delete " +
+          `${DEMO_OPERATOR.email} --yes\` and start with SEED_DEMO=false`,
+      );
+    }
+
+    const services: AppServices = {
+      env,
+      version,
+      db: handle.db,
+      dialect: handle.dialect,
+      logger,
+      authThrottle: await createAuthThrottle(handle, env),
+      devServer: options.devServer ?? false,
+      ping: () => handle.ping(),
+    };
+
+    return {
+      services,
+      http: {
+        port: env.PORT,
+        host: env.HOST,
+        trustProxy: env.TRUST_PROXY,
+        production: env.production,
+        shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+        maxBodyBytes: env.MAX_BODY_BYTES,
+      },
+      errorBody,
+      createLoadContext: (request: RequestScope) => ({ services, request }),
+      close: () => handle.close(),
+    };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}

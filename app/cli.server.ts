@@ -1,0 +1,163 @@
+/**
+ * The command line of a self-hosted Atrium: `npm run db:migrate`, `npm run db:seed` and
+ * `npm run admin -- <command>`. Reached through the server build (entry.server re-exports `runCli`).
+ */
+import { parseArgs } from "node:util";
+import { openDatabase, type Db } from "~db/client";
+import { migrateToLatest } from "~db/migrate";
+import { seedDemo, DEMO_OPERATOR } from "~db/seed";
+import { HttpError } from "~/lib/http.server";
+import { parseEnv } from "~/lib/env.server";
+import { TierSchema, createUser, deleteUser, findUserByEmail, setStatus, setTier } from "~/modules/accounts/users.server";
+import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
+
+export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  users:create --email <email> --password <password> [--tier free|pro|enterprise]
+  users:set-tier <email> <free|pro|enterprise>
+  users:suspend <email> [--undo]       suspend (and sign out everywhere), or reactivate with --undo
+  users:delete <email> --yes           delete the account and every workspace it owns
+  users:show <email>`;
+
+interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const consoleIo: Io = { out: (l) => console.log(l), err: (l) => console.error(l) };
+
+class UsageError extends Error {}
+
+/** Every command works on a migrated database; `applied` names the migrations this run applied. */
+async function withDatabase<T>(run: (db: Db, applied: string[]) => Promise<T>): Promise<T> {
+  const env = parseEnv(process.env);
+  const handle = openDatabase(env.DATABASE_URL, { poolSize: 2 });
+  try {
+    const applied = await migrateToLatest(handle.db);
+    return await run(handle.db, applied);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function admin(args: string[], io: Io): Promise<void> {
+  const [command, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      email: { type: "string" },
+      password: { type: "string" },
+      tier: { type: "string" },
+      yes: { type: "boolean", default: false },
+      undo: { type: "boolean", default: false },
+    },
+  });
+  const need = (value: string | undefined, what: string) => {
+    if (!value) throw new UsageError(`${command}: missing ${what}`);
+    return value;
+  };
+  const tierOf = (value: string) => {
+    const parsed = TierSchema.safeParse(value);
+    if (!parsed.success) throw new UsageError(`Unknown tier "${value}": use free, pro or enterprise`);
+    return parsed.data;
+  };
+
+  switch (command) {
+    case "users:create": {
+      const tier = values.tier ? tierOf(values.tier) : "free";
+      const user = await withDatabase((db) =>
+        createUser(db, { email: need(values.email, "--email"), password: need(values.password, "--password"), tier }),
+      );
+      io.out(`Created ${user.email} (id ${user.id}, tier ${user.tier}).`);
+      return;
+    }
+    case "users:set-tier": {
+      const email = need(positionals[0], "<email>");
+      const tier = tierOf(need(positionals[1], "<tier>"));
+      const user = await withDatabase((db) => setTier(db, email, tier));
+      io.out(`${user.email} is now on the ${user.tier} tier.`);
+      return;
+    }
+    case "users:suspend": {
+      const email = need(positionals[0], "<email>");
+      const user = await withDatabase((db) => setStatus(db, email, values.undo ? "active" : "suspended"));
+      io.out(
+        user.status === "suspended"
+          ? `${user.email} is suspended and signed out everywhere.`
+          : `${user.email} is active again.`,
+      );
+      return;
+    }
+    case "users:delete": {
+      const email = need(positionals[0], "<email>");
+      if (!values.yes) {
+        throw new UsageError(`Deleting ${email} removes every workspace it owns and cannot be undone. Add --yes to confirm.`);
+      }
+      const owned = await withDatabase(async (db) => {
+        const user = await findUserByEmail(db, email);
+        if (!user) throw new HttpError(404, `No account with the email ${email}`);
+        const workspaces = (await workspacesOfUser(db, user.id)).filter((w) => w.role === "owner");
+        await deleteUser(db, user.id);
+        return workspaces;
+      });
+      io.out(`Deleted ${email} and ${owned.length} workspace${owned.length === 1 ? "" : "s"} it owned.`);
+      return;
+    }
+    case "users:show": {
+      const email = need(positionals[0], "<email>");
+      const found = await withDatabase(async (db) => {
+        const user = await findUserByEmail(db, email);
+        return user ? { user, workspaces: await workspacesOfUser(db, user.id) } : undefined;
+      });
+      if (!found) throw new HttpError(404, `No account with the email ${email}`);
+      const { user, workspaces } = found;
+      io.out(`${user.email}  id ${user.id}  tier ${user.tier}  status ${user.status}  since ${user.created_at}`);
+      for (const w of workspaces) io.out(`  ${w.role.padEnd(6)} ${w.slug}  (${w.name})`);
+      return;
+    }
+    default:
+      throw new UsageError(command ? `Unknown command "${command}"` : "No command given");
+  }
+}
+
+/** Runs one CLI command; returns the process exit code (0 ok, 1 failed, 2 usage). */
+export async function runCli(argv: string[], io: Io = consoleIo): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    if (command === "migrate") {
+      const applied = await withDatabase((_db, names) => Promise.resolve(names));
+      io.out(applied.length ? `Applied ${applied.join(", ")}.` : "The database is up to date.");
+    } else if (command === "seed") {
+      const seeded = await withDatabase((db) => seedDemo(db));
+      io.out(
+        seeded
+          ? `Seeded the demo: sign in as ${DEMO_OPERATOR.email} / ${DEMO_OPERATOR.password}.`
+          : "The database already has accounts; the demo is seeded only into an empty database.",
+      );
+    } else if (command === "admin") {
+      if (args.length === 0 || args[0] === "--help" || args[0] === "help") {
+        io.out(ADMIN_USAGE);
+        return args.length === 0 ? 2 : 0;
+      }
+      await admin(args, io);
+    } else {
+      io.err(`Unknown command "${command ?? ""}"`);
+      return 2;
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n\n${ADMIN_USAGE}`);
+      return 2;
+    }
+    if (error instanceof HttpError) {
+      const detail = error.extra.issues?.map((i) => `  ${i.field}: ${i.message}`).join("\n");
+      io.err(`Error: ${error.message}${detail ? `\n${detail}` : ""}`);
+      return 1;
+    }
+    io.err(`Error: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}

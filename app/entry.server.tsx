@@ -1,0 +1,92 @@
+/**
+ * Renders documents. Console documents get a CSP with this request's nonce; public site documents ship no
+ * script at all, so their CSP has no nonce and the HTML is identical for every visitor (cacheable).
+ * Also the app's half of the server interface: `bootstrap` and `runCli` are reached by server.ts and the
+ * CLI launcher through the server build.
+ */
+import { PassThrough } from "node:stream";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { contractFor } from "~/lib/access-contract.server";
+import { failureCategory } from "~/lib/http.server";
+import { hydrates } from "~/ui/handle";
+import { NonceContext } from "~/ui/nonce";
+
+export { bootstrap } from "./bootstrap.server";
+export { runCli } from "./cli.server";
+
+export const streamTimeout = 5_000;
+
+const COMMON_CSP = ["default-src 'self'", "base-uri 'none'", "object-src 'none'", "form-action 'self'", "img-src 'self' data:"];
+
+function contentSecurityPolicy(interactive: boolean, nonce: string, development: boolean): string {
+  if (!interactive) return [...COMMON_CSP, "script-src 'none'", "style-src 'self'", "frame-ancestors 'self'"].join("; ");
+  return [
+    ...COMMON_CSP,
+    `script-src 'self' 'nonce-${nonce}'`,
+    // Vite's dev server injects styles and talks to its HMR socket; production needs neither.
+    development ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    development ? "connect-src 'self' ws: wss:" : "connect-src 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  const matches = remixContext.staticHandlerContext.matches;
+  const interactive = hydrates(matches.map((m) => remixContext.routeModules[m.route.id]?.handle));
+  const nonce = interactive ? loadContext.request.nonce : "";
+  const log = loadContext.request.log;
+  log.callerType ??= contractFor(new URL(request.url).pathname).caller;
+  log.route ??= "/" + matches.map((m) => m.route.path).filter(Boolean).join("/");
+  log.failure ??= failureCategory(responseStatusCode);
+
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  responseHeaders.set(
+    "Content-Security-Policy",
+    contentSecurityPolicy(interactive, nonce, loadContext.services.devServer),
+  );
+  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
+
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce || undefined} />
+      </NonceContext.Provider>,
+      {
+        nonce: nonce || undefined,
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          resolve(
+            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) loadContext.request.logger.error({ err: error }, "error while streaming a document");
+        },
+      },
+    );
+    setTimeout(abort, streamTimeout + 1_000);
+  });
+}
+
+export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
+  if (request.signal.aborted) return;
+  context.request.logger.error({ err: error }, "unhandled error while handling a request");
+}

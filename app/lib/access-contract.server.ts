@@ -1,0 +1,58 @@
+/**
+ * The access contract (docs/decisions/005-access-contract.md): which caller each URL prefix accepts.
+ * Order matters: the first matching prefix wins, so the more specific prefixes come first.
+ */
+import type { CallerType } from "~/lib/context";
+
+interface ContractRow {
+  prefix: RegExp;
+  caller: CallerType;
+  credential: string;
+}
+
+export const ACCESS_CONTRACT: readonly ContractRow[] = [
+  { prefix: /^\/api\/(auth\/|chat\/v5$)/, caller: "integrator", credential: "bearer API key or OAuth access token" },
+  { prefix: /^\/api\/sops\/[^/]+\/trigger$/, caller: "trigger", credential: "HMAC signature" },
+  { prefix: /^\/api\/sops\//, caller: "operator", credential: "bearer, or operator session + Origin check" },
+  {
+    prefix: /^\/api\/(editor|admin)\/|^\/api\/domains\/verify$/,
+    caller: "operator",
+    credential: "operator session + Origin check, selected workspace, membership, role",
+  },
+  { prefix: /^\/api\/internal\//, caller: "internal", credential: "INTERNAL_SERVICE_SECRET + workspace id" },
+  { prefix: /^\/api\/cron\//, caller: "scheduler", credential: "CRON_SECRET" },
+  { prefix: /^\/api\/webhooks\//, caller: "provider", credential: "signature or shared secret of the sender" },
+  { prefix: /^\/api\/v1\//, caller: "customer", credential: "site by host/header/query; customer session or manage token" },
+  { prefix: /^\/oauth\//, caller: "integrator", credential: "OAuth client credentials" },
+  { prefix: /^\/api\//, caller: "public", credential: "none (technical routes)" },
+];
+
+/** Console pages: the spec's list, plus the account pages every console has. */
+export const CONSOLE_SEGMENTS = [
+  "get-started",
+  "settings",
+  "insights",
+  "scheduling",
+  "customers",
+  "inbox",
+  "shop",
+  "shipping",
+  "website",
+  "stories",
+  "discovery",
+  "communications",
+  "forms",
+  "login",
+  "signup",
+  "logout",
+] as const;
+
+export function contractFor(pathname: string): { caller: CallerType; credential: string } {
+  const row = ACCESS_CONTRACT.find((r) => r.prefix.test(pathname));
+  if (row) return row;
+  const first = pathname.split("/")[1] ?? "";
+  if (first === "" || (CONSOLE_SEGMENTS as readonly string[]).includes(first)) {
+    return { caller: "operator", credential: "operator session" };
+  }
+  return { caller: "public", credential: "site by host or path; publish state" };
+}

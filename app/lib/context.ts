@@ -1,0 +1,76 @@
+/**
+ * What travels from server.ts into loaders and actions (`getLoadContext`). server.ts builds the request
+ * scope (HTTP facts it alone knows: request id, client address, CSP nonce); the app builds the services.
+ */
+import type { Logger } from "pino";
+import type { Db, Dialect } from "~db/client";
+import type { AuthThrottle } from "~/modules/auth/throttle.server";
+import type { Env } from "~/lib/env.server";
+
+/** The spec's caller types, plus the integrator of the token API and the signer of SOP triggers. */
+export type CallerType =
+  | "public"
+  | "customer"
+  | "operator"
+  | "integrator"
+  | "trigger"
+  | "scheduler"
+  | "provider"
+  | "internal";
+
+/** The spec's diagnosis order: cache, authorization, validation, provider state, missing data. */
+export type FailureCategory = "cache" | "authorization" | "validation" | "provider" | "missing-data" | "server";
+
+/** Filled in by the app while it handles a request; server.ts writes it into the request's log line. */
+export interface RequestLog {
+  callerType?: CallerType;
+  route?: string;
+  failure?: FailureCategory;
+}
+
+export interface RequestScope {
+  id: string;
+  /** The client's address, as Express resolved it under TRUST_PROXY. */
+  ip: string;
+  /** Per-request CSP nonce for console documents (public site documents carry none). */
+  nonce: string;
+  log: RequestLog;
+  logger: Logger;
+}
+
+export interface AppServices {
+  env: Env;
+  version: string;
+  db: Db;
+  dialect: Dialect;
+  logger: Logger;
+  authThrottle: AuthThrottle;
+  /** Served through Vite's dev server (npm run dev): documents allow its injected styles and HMR socket. */
+  devServer: boolean;
+  ping(): Promise<void>;
+}
+
+/** The interface the app's server entry offers to server.ts (re-exported from entry.server.tsx). */
+export interface AppRuntime {
+  services: AppServices;
+  /** HTTP settings server.ts applies (it reads no environment of its own beyond NODE_ENV). */
+  http: {
+    port: number;
+    host: string;
+    trustProxy: boolean | number | string[];
+    production: boolean;
+    shutdownTimeoutMs: number;
+    maxBodyBytes: number;
+  };
+  /** The error contract's body, for errors server.ts answers before Remix runs (oversized bodies). */
+  errorBody(statusCode: number, message: string): { error: string; message: string; statusCode: number };
+  createLoadContext(scope: RequestScope): { services: AppServices; request: RequestScope };
+  close(): Promise<void>;
+}
+
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    services: AppServices;
+    request: RequestScope;
+  }
+}

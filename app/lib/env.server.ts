@@ -1,0 +1,66 @@
+/**
+ * The one place environment variables are read and validated. `.env.example` and the README's table list
+ * the same variables with the same defaults; a test keeps the three in step.
+ */
+import { z } from "zod";
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ["true", "1", "yes", "on"].includes(v)));
+
+const int = (fallback: number, min = 0) =>
+  z.coerce
+    .number()
+    .int()
+    .min(min)
+    .optional()
+    .transform((v) => v ?? fallback);
+
+/** Express's `trust proxy`: false, true, a hop count, or a comma list of addresses/subnets. */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v): boolean | number | string[] => {
+    const value = (v ?? "false").trim();
+    if (["false", "0", "off", "no", ""].includes(value)) return false;
+    if (["true", "on", "yes"].includes(value)) return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    return value.split(",").map((s) => s.trim());
+  });
+
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: int(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .default("file:./data/atrium.db")
+    .refine((v) => /^(file:|postgres(ql)?:\/\/)/.test(v), "must start with file: or postgres://"),
+  DATABASE_POOL_SIZE: int(10, 1),
+  SEED_DEMO: flag(true),
+  TRUST_PROXY: trustProxy,
+  COOKIE_SECURE: flag(false).optional(),
+  SESSION_IDLE_DAYS: int(7, 1),
+  SESSION_MAX_DAYS: int(30, 1),
+  AUTH_THROTTLE_MAX_FAILURES: int(5, 1),
+  AUTH_THROTTLE_WINDOW_MINUTES: int(15, 1),
+  MAX_BODY_BYTES: int(1_048_576, 1024),
+  SHUTDOWN_TIMEOUT_MS: int(10_000, 0),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.output<typeof EnvSchema> & { production: boolean; cookieSecure: boolean };
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // An empty value means "not set", as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const production = result.data.NODE_ENV === "production";
+  return { ...result.data, production, cookieSecure: result.data.COOKIE_SECURE ?? production };
+}

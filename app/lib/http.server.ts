@@ -1,0 +1,187 @@
+/**
+ * The error contract (DESIGN rule 3): modules throw `HttpError`s, and `errorResponse` is the one function
+ * that turns any thrown value into the spec's body `{ error, message, statusCode }` (+ `issues` on 400,
+ * + `retryAfter` on 429). Nothing else writes error bodies for /api/*.
+ */
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import type { z } from "zod";
+import { contractFor } from "~/lib/access-contract.server";
+import type { FailureCategory } from "~/lib/context";
+
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+const STATUS_NAMES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly extra: { issues?: FieldIssue[]; retryAfter?: number; allow?: string[] } = {},
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+
+  get error(): string {
+    return STATUS_NAMES[this.statusCode] ?? "Error";
+  }
+}
+
+export const badRequest = (message: string, issues?: FieldIssue[]) => new HttpError(400, message, { issues });
+export const unauthorized = (message = "Invalid or missing API key") => new HttpError(401, message);
+export const forbidden = (message = "Insufficient permissions") => new HttpError(403, message);
+export const notFound = (message = "The requested resource was not found") => new HttpError(404, message);
+export const conflict = (message: string, issues?: FieldIssue[]) => new HttpError(409, message, { issues });
+export const tooManyRequests = (retryAfter: number, message = "Rate limit exceeded") =>
+  new HttpError(429, message, { retryAfter: Math.max(1, Math.ceil(retryAfter)) });
+
+/** Field errors from zod, named by their dotted path ("" for the body itself). */
+export function issuesOf(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((i) => ({ field: i.path.map(String).join("."), message: i.message }));
+}
+
+export function failureCategory(status: number): FailureCategory | undefined {
+  if (status === 401 || status === 403 || status === 429) return "authorization";
+  if (status === 404 || status === 410) return "missing-data";
+  if (status >= 400 && status < 500) return "validation";
+  if (status >= 500) return "server";
+  return undefined;
+}
+
+/** The contract's body for a status, for the few errors answered before a route runs (server.ts). */
+export function errorBody(statusCode: number, message: string) {
+  return { error: STATUS_NAMES[statusCode] ?? "Error", message, statusCode };
+}
+
+export function errorResponse(thrown: unknown, context?: AppLoadContext): Response {
+  if (thrown instanceof Response) return thrown;
+  const error =
+    thrown instanceof HttpError ? thrown : new HttpError(500, "Something went wrong on our side; it has been logged.");
+  if (!(thrown instanceof HttpError)) context?.request.logger.error({ err: thrown }, "unhandled error in API route");
+  if (context) context.request.log.failure = failureCategory(error.statusCode);
+
+  const body: Record<string, unknown> = errorBody(error.statusCode, error.message);
+  if (error.extra.issues) body.issues = error.extra.issues;
+  if (error.extra.retryAfter !== undefined) body.retryAfter = error.extra.retryAfter;
+
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  if (error.statusCode === 401) headers.set("WWW-Authenticate", "Bearer");
+  if (error.extra.retryAfter !== undefined) headers.set("Retry-After", String(error.extra.retryAfter));
+  if (error.extra.allow) headers.set("Allow", error.extra.allow.join(", "));
+  return Response.json(body, { status: error.statusCode, headers });
+}
+
+/**
+ * Reads a JSON body of at most `limit` bytes (MAX_BODY_BYTES by default) and validates it: 413 past the
+ * limit (checked on the declared length, then while streaming), 415 for another content type, 400 for
+ * malformed JSON or a body that fails the schema.
+ */
+export async function readJson<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  context: AppLoadContext,
+  limit = context.services.env.MAX_BODY_BYTES,
+): Promise<z.output<S>> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new HttpError(415, "Send the body as JSON with Content-Type: application/json");
+  }
+  const text = await readBodyText(request, limit);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest("The request body is not valid JSON");
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw badRequest("The request body is invalid", issuesOf(parsed.error));
+  return parsed.data;
+}
+
+export async function readBodyText(request: Request, limit: number): Promise<string> {
+  const tooLarge = () => new HttpError(413, `The request body exceeds the limit of ${limit} bytes`);
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      // Stop reading but leave the socket to Node, which discards the rest after the 413 is sent; cancelling
+      // would reset the connection and the client would never read the answer.
+      reader.releaseLock();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Handler = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response> | Response;
+
+/**
+ * The `loader` (and `action`: the same function) of an /api/* resource route, from one handler per method,
+ * so every API route answers an unsupported method with 405 + Allow and every thrown error through
+ * `errorResponse`. Use as `export const loader = apiRoute({...}); export const action = loader;`.
+ */
+export function apiRoute(handlers: Partial<Record<Method, Handler>>) {
+  const allow = Object.keys(handlers).flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m]));
+  const dispatch = async (args: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
+    const { request, params, context } = args;
+    const { pathname } = new URL(request.url);
+    context.request.log.route = routePattern(pathname, params);
+    context.request.log.callerType ??= contractFor(pathname).caller;
+    const method = request.method === "HEAD" ? "GET" : (request.method as Method);
+    const handler = handlers[method];
+    try {
+      if (!handler) throw new HttpError(405, `${request.method} is not supported here`, { allow });
+      return await handler(args);
+    } catch (thrown) {
+      return errorResponse(thrown, context);
+    }
+  };
+  return dispatch;
+}
+
+/** `/api/sops/abc/trigger` with `{ ref: "abc" }` → `/api/sops/:ref/trigger`, for logs and diagnostics. */
+export function routePattern(pathname: string, params: Record<string, string | undefined>): string {
+  const segments = pathname.split("/");
+  const splat = params["*"];
+  for (const [name, value] of Object.entries(params)) {
+    if (name === "*" || value === undefined) continue;
+    const index = segments.indexOf(encodeURIComponent(value));
+    if (index > 0) segments[index] = `:${name}`;
+  }
+  const path = segments.join("/");
+  return splat ? path.slice(0, path.length - encodeURI(splat).length) + "*" : path;
+}
+
+/** Validates one value in a module; a failure is a 400 naming `field`, never a 500 from a ZodError. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, field: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? "Invalid value";
+    throw badRequest(message, [{ field, message }]);
+  }
+  return parsed.data;
+}

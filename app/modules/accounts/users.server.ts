@@ -1,0 +1,126 @@
+/**
+ * Operator accounts. Emails are stored lower-cased (the schema checks it), so uniqueness is
+ * case-insensitive on both dialects.
+ */
+import { z } from "zod";
+import { isUniqueViolation, type Db } from "~db/client";
+import { TIERS, type Tier, type UserRow, type UserStatus } from "~db/schema";
+import { isoNow } from "~/lib/clock.server";
+import { HttpError, badRequest, validate } from "~/lib/http.server";
+import { newId } from "~/lib/ids.server";
+import { hashPassword } from "~/modules/auth/password.server";
+import { recordAccountEvent } from "~/modules/audit/audit.server";
+
+export const EmailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, "Use at most 254 characters")
+  .pipe(z.email("Enter a valid email address"));
+
+export const PasswordSchema = z
+  .string()
+  .min(10, "Use at least 10 characters")
+  .max(256, "Use at most 256 characters");
+
+export const TierSchema = z.enum(TIERS as [Tier, ...Tier[]]);
+
+export type User = Pick<UserRow, "id" | "email" | "tier" | "status" | "created_at">;
+
+const PUBLIC_COLUMNS = ["id", "email", "tier", "status", "created_at"] as const;
+
+export class AccountNotFoundError extends HttpError {
+  constructor(email: string) {
+    super(404, `No account with the email ${email}`);
+  }
+}
+
+export async function createUser(
+  db: Db,
+  input: { email: string; password: string; tier?: Tier },
+  meta: { ip?: string | null } = {},
+): Promise<User> {
+  const email = validate(EmailSchema, input.email, "email");
+  validate(PasswordSchema, input.password, "password");
+  const passwordHash = await hashPassword(input.password);
+  const now = isoNow();
+  const user = {
+    id: newId(),
+    email,
+    password_hash: passwordHash,
+    tier: input.tier ?? "free",
+    status: "active" as const,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto("users").values(user).execute();
+      await recordAccountEvent(trx, user.id, { action: "account.created", actorUserId: user.id, ip: meta.ip });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw badRequest("An account with this email already exists", [
+        { field: "email", message: "An account with this email already exists" },
+      ]);
+    }
+    throw error;
+  }
+  return { id: user.id, email, tier: user.tier, status: user.status, created_at: now };
+}
+
+export function findUserById(db: Db, id: string): Promise<User | undefined> {
+  return db.selectFrom("users").select(PUBLIC_COLUMNS).where("id", "=", id).executeTakeFirst();
+}
+
+export function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  return db
+    .selectFrom("users")
+    .select(PUBLIC_COLUMNS)
+    .where("email", "=", email.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+export function findCredentials(db: Db, email: string) {
+  return db
+    .selectFrom("users")
+    .select([...PUBLIC_COLUMNS, "password_hash"])
+    .where("email", "=", email.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+async function requireByEmail(db: Db, email: string): Promise<User> {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new AccountNotFoundError(email);
+  return user;
+}
+
+export async function setTier(db: Db, email: string, tier: Tier): Promise<User> {
+  const user = await requireByEmail(db, email);
+  await db.updateTable("users").set({ tier, updated_at: isoNow() }).where("id", "=", user.id).execute();
+  return { ...user, tier };
+}
+
+/** Suspending also ends every session of the account at once. */
+export async function setStatus(db: Db, email: string, status: UserStatus): Promise<User> {
+  const user = await requireByEmail(db, email);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("users").set({ status, updated_at: isoNow() }).where("id", "=", user.id).execute();
+    if (status === "suspended") await trx.deleteFrom("sessions").where("user_id", "=", user.id).execute();
+    await recordAccountEvent(trx, user.id, { action: `account.${status}`, actorUserId: null });
+  });
+  return { ...user, status };
+}
+
+/**
+ * Deletes the account and everything it owns, in one transaction: its workspaces (and every tenant row
+ * under them, by ON DELETE CASCADE), its memberships elsewhere, sessions and account events. Workspace
+ * events it authored elsewhere keep their history with the actor set to null.
+ */
+export async function deleteUser(db: Db, userId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // Explicit before the user row, so the order of cascades never depends on the dialect.
+    await trx.deleteFrom("workspaces").where("owner_user_id", "=", userId).execute();
+    await trx.deleteFrom("users").where("id", "=", userId).execute();
+  });
+}

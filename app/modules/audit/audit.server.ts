@@ -1,0 +1,48 @@
+/** Append-only record of who did what. Workspace events go with the workspace; account events with the account. */
+import type { Db } from "~db/client";
+import { isoNow } from "~/lib/clock.server";
+import { newId } from "~/lib/ids.server";
+
+export interface AuditEntry {
+  action: string;
+  actorUserId: string | null;
+  detail?: Record<string, unknown>;
+  ip?: string | null;
+}
+
+export async function recordWorkspaceEvent(db: Db, workspaceId: string, entry: AuditEntry): Promise<void> {
+  await insert(db, { workspace_id: workspaceId, user_id: null }, entry);
+}
+
+export async function recordAccountEvent(db: Db, userId: string, entry: AuditEntry): Promise<void> {
+  await insert(db, { workspace_id: null, user_id: userId }, entry);
+}
+
+async function insert(db: Db, scope: { workspace_id: string | null; user_id: string | null }, entry: AuditEntry) {
+  await db
+    .insertInto("audit_events")
+    .values({
+      id: newId(),
+      ...scope,
+      actor_user_id: entry.actorUserId,
+      action: entry.action,
+      detail: JSON.stringify(entry.detail ?? {}),
+      ip: entry.ip ?? null,
+      created_at: isoNow(),
+    })
+    .execute();
+}
+
+export function auditOf(db: Db, workspaceId: string) {
+  return {
+    recent: (limit = 20) =>
+      db
+        .selectFrom("audit_events")
+        .select(["id", "action", "actor_user_id", "detail", "created_at"])
+        .where("workspace_id", "=", workspaceId)
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(limit)
+        .execute(),
+  };
+}

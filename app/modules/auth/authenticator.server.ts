@@ -1,0 +1,79 @@
+/**
+ * Operator sign-in with remix-auth's form strategy. The strategy's verify function owns the whole
+ * decision (throttle, credentials, account state) and throws an `HttpError` the page shows as-is.
+ */
+import type { AppLoadContext } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { z } from "zod";
+import { HttpError, badRequest, issuesOf, tooManyRequests } from "~/lib/http.server";
+import { EmailSchema, PasswordSchema, createUser, findCredentials, type User } from "~/modules/accounts/users.server";
+import { recordAccountEvent } from "~/modules/audit/audit.server";
+import { burnPasswordCheck, verifyPassword } from "./password.server";
+
+const LoginForm = z.object({ email: z.string().trim().min(1, "Enter your email"), password: z.string().min(1, "Enter your password") });
+const SignupForm = z.object({ email: EmailSchema, password: PasswordSchema });
+
+const INCORRECT = "Email or password is incorrect";
+
+function formFields(form: FormData) {
+  return { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") };
+}
+
+async function throttled<T>(context: AppLoadContext, email: string, attempt: () => Promise<T>): Promise<T> {
+  const { authThrottle } = context.services;
+  const ip = context.request.ip;
+  const wait = await authThrottle.retryAfter(email, ip);
+  if (wait > 0) {
+    throw tooManyRequests(wait, `Too many attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? "s" : ""}.`);
+  }
+  try {
+    const result = await attempt();
+    await authThrottle.recordSuccess(email);
+    return result;
+  } catch (error) {
+    if (error instanceof HttpError && (error.statusCode === 400 || error.statusCode === 401)) {
+      await authThrottle.recordFailure(email, ip);
+    }
+    throw error;
+  }
+}
+
+export function authenticatorFor(context: AppLoadContext): Authenticator<User> {
+  const { db } = context.services;
+  return new Authenticator<User>()
+    .use(
+      new FormStrategy(async ({ form }) => {
+        const fields = formFields(form);
+        const parsed = LoginForm.safeParse(fields);
+        if (!parsed.success) throw badRequest("Check the highlighted fields", issuesOf(parsed.error));
+        const { email, password } = parsed.data;
+        return throttled(context, email, async () => {
+          const account = await findCredentials(db, email);
+          if (!account) {
+            await burnPasswordCheck(password);
+            throw new HttpError(401, INCORRECT);
+          }
+          if (!(await verifyPassword(password, account.password_hash))) throw new HttpError(401, INCORRECT);
+          if (account.status !== "active") {
+            throw new HttpError(403, "This account is suspended. Contact the administrator of this Atrium server.");
+          }
+          await recordAccountEvent(db, account.id, { action: "account.signed_in", actorUserId: account.id, ip: context.request.ip });
+          const { password_hash: _hash, ...user } = account;
+          return user;
+        });
+      }),
+      "login",
+    )
+    .use(
+      new FormStrategy(async ({ form }) => {
+        const fields = formFields(form);
+        const parsed = SignupForm.safeParse(fields);
+        return throttled(context, fields.email, async () => {
+          if (!parsed.success) throw badRequest("Check the highlighted fields", issuesOf(parsed.error));
+          return createUser(db, parsed.data, { ip: context.request.ip });
+        });
+      }),
+      "signup",
+    );
+}

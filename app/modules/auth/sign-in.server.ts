@@ -1,0 +1,28 @@
+/** The shared action of /login and /signup: authenticate with remix-auth, then start a fresh session. */
+import { redirect, type AppLoadContext } from "@remix-run/node";
+import { runForm } from "~/lib/forms.server";
+import { authenticatorFor } from "./authenticator.server";
+import { assertSameOrigin } from "./origin.server";
+import { safeRedirectTarget } from "./redirect";
+import { readSession, startSession } from "./sessions.server";
+
+export async function redirectIfSignedIn(request: Request, context: AppLoadContext): Promise<void> {
+  if (await readSession(request, context)) throw redirect("/");
+}
+
+export async function signInWith(strategy: "login" | "signup", request: Request, context: AppLoadContext) {
+  context.request.log.callerType = "operator";
+  assertSameOrigin(request, context);
+  const target = safeRedirectTarget(String((await request.clone().formData()).get("redirectTo") ?? "/"));
+  return runForm(strategy, async () => {
+    const user = await authenticatorFor(context).authenticate(strategy, request);
+    const cookie = await startSession(request, context, user.id);
+    return redirect(target, { headers: { "Set-Cookie": cookie } });
+  });
+}
+
+/** A throttled attempt's page carries the action's Retry-After (Remix builds page headers from `headers`). */
+export function retryAfterOf(actionHeaders: Headers): Record<string, string> {
+  const value = actionHeaders.get("Retry-After");
+  return value ? { "Retry-After": value } : {};
+}

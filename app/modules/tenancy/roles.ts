@@ -1,0 +1,9 @@
+/** Roles, shared by the server's checks and the console's rendering (no server-only imports here). */
+import { ROLES, type Role } from "~db/schema";
+
+/** What can be granted through the console; "owner" is whoever created the workspace. */
+export const ASSIGNABLE_ROLES: readonly Role[] = ["admin", "editor", "viewer"];
+
+export function roleAtLeast(role: Role, minimum: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(minimum);
+}

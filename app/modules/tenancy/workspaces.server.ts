@@ -1,0 +1,175 @@
+/**
+ * Workspaces and their members. Everything that reads or changes one workspace goes through
+ * `workspaceOf(db, workspaceId)`, which cannot be built without its tenant (DESIGN rule 2).
+ */
+import { isUniqueViolation, type Db } from "~db/client";
+import type { Role, WorkspaceRow } from "~db/schema";
+import { isoNow } from "~/lib/clock.server";
+import { badRequest, forbidden, notFound, validate } from "~/lib/http.server";
+import { newId } from "~/lib/ids.server";
+import { findUserByEmail } from "~/modules/accounts/users.server";
+import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { ASSIGNABLE_ROLES } from "./roles";
+import { SlugSchema, WorkspaceNameSchema } from "./slug";
+
+export type Workspace = Pick<WorkspaceRow, "id" | "slug" | "name" | "owner_user_id" | "created_at">;
+
+const slugTaken = () =>
+  badRequest("This site address is taken", [{ field: "slug", message: "This site address is already taken" }]);
+
+/** The workspaces an operator belongs to, with their role, for the picker. */
+export function workspacesOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom("workspace_members as m")
+    .innerJoin("workspaces as w", "w.id", "m.workspace_id")
+    .select(["w.id", "w.slug", "w.name", "w.created_at", "m.role"])
+    .where("m.user_id", "=", userId)
+    .orderBy("w.name")
+    .execute();
+}
+
+/** A public site is found by its slug: the workspace is the tenant root, not a row inside one. */
+export function findWorkspaceBySlug(db: Db, slug: string): Promise<Workspace | undefined> {
+  return db
+    .selectFrom("workspaces")
+    .select(["id", "slug", "name", "owner_user_id", "created_at"])
+    .where("slug", "=", slug)
+    .executeTakeFirst();
+}
+
+export async function createWorkspace(
+  db: Db,
+  ownerUserId: string,
+  input: { name: string; slug: string },
+): Promise<Workspace> {
+  const name = validate(WorkspaceNameSchema, input.name, "name");
+  const slug = validate(SlugSchema, input.slug, "slug");
+  const now = isoNow();
+  const workspace = { id: newId(), owner_user_id: ownerUserId, slug, name, created_at: now, updated_at: now };
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto("workspaces").values(workspace).execute();
+      await trx
+        .insertInto("workspace_members")
+        .values({ workspace_id: workspace.id, user_id: ownerUserId, role: "owner", created_at: now })
+        .execute();
+      await recordWorkspaceEvent(trx, workspace.id, { action: "workspace.created", actorUserId: ownerUserId });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTaken();
+    throw error;
+  }
+  return workspace;
+}
+
+export interface Member {
+  userId: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+}
+
+/** Every read and write of one workspace's rows. `actorUserId` is who acts, for the audit trail. */
+export function workspaceOf(db: Db, workspaceId: string) {
+  const members = () => db.selectFrom("workspace_members").where("workspace_members.workspace_id", "=", workspaceId);
+
+  async function memberOrThrow(userId: string) {
+    const row = await members().select(["user_id", "role"]).where("user_id", "=", userId).executeTakeFirst();
+    if (!row) throw notFound("That person is not a member of this workspace");
+    return row;
+  }
+
+  return {
+    id: workspaceId,
+
+    get: () =>
+      db
+        .selectFrom("workspaces")
+        .select(["id", "slug", "name", "owner_user_id", "created_at"])
+        .where("id", "=", workspaceId)
+        .executeTakeFirst(),
+
+    roleOf: async (userId: string): Promise<Role | undefined> =>
+      (await members().select("role").where("user_id", "=", userId).executeTakeFirst())?.role,
+
+    async update(actorUserId: string, input: { name: string; slug: string }) {
+      const name = validate(WorkspaceNameSchema, input.name, "name");
+      const slug = validate(SlugSchema, input.slug, "slug");
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable("workspaces").set({ name, slug, updated_at: isoNow() }).where("id", "=", workspaceId).execute();
+          await recordWorkspaceEvent(trx, workspaceId, { action: "workspace.updated", actorUserId, detail: { name, slug } });
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw slugTaken();
+        throw error;
+      }
+    },
+
+    listMembers: async (): Promise<Member[]> =>
+      (
+        await members()
+          .innerJoin("users", "users.id", "workspace_members.user_id")
+          .select(["users.id as userId", "users.email", "workspace_members.role", "workspace_members.created_at as createdAt"])
+          .orderBy("workspace_members.created_at")
+          .execute()
+      ).map((m) => ({ ...m })),
+
+    async addMember(actorUserId: string, email: string, role: Role) {
+      if (!ASSIGNABLE_ROLES.includes(role)) throw badRequest("Choose a role", [{ field: "role", message: "Choose admin, editor or viewer" }]);
+      const user = await findUserByEmail(db, email);
+      if (!user) {
+        throw badRequest("No account uses that email", [
+          { field: "email", message: "No Atrium account uses this email yet; ask them to sign up first" },
+        ]);
+      }
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto("workspace_members")
+            .values({ workspace_id: workspaceId, user_id: user.id, role, created_at: isoNow() })
+            .execute();
+          await recordWorkspaceEvent(trx, workspaceId, { action: "member.added", actorUserId, detail: { userId: user.id, role } });
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          throw badRequest("Already a member", [{ field: "email", message: "This person is already a member" }]);
+        }
+        throw error;
+      }
+    },
+
+    async changeRole(actorUserId: string, userId: string, role: Role) {
+      if (!ASSIGNABLE_ROLES.includes(role)) throw badRequest("Choose admin, editor or viewer");
+      const member = await memberOrThrow(userId);
+      if (member.role === "owner") throw forbidden("The owner's role cannot be changed");
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("workspace_members")
+          .set({ role })
+          .where("workspace_id", "=", workspaceId)
+          .where("user_id", "=", userId)
+          .execute();
+        await recordWorkspaceEvent(trx, workspaceId, { action: "member.role_changed", actorUserId, detail: { userId, role } });
+      });
+    },
+
+    async removeMember(actorUserId: string, userId: string) {
+      const member = await memberOrThrow(userId);
+      if (member.role === "owner") throw forbidden("The owner cannot be removed");
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("workspace_members").where("workspace_id", "=", workspaceId).where("user_id", "=", userId).execute();
+        // A removed member's sessions must not keep this workspace selected.
+        await trx
+          .updateTable("sessions")
+          .set({ selected_workspace_id: null })
+          .where("user_id", "=", userId)
+          .where("selected_workspace_id", "=", workspaceId)
+          .execute();
+        await recordWorkspaceEvent(trx, workspaceId, { action: "member.removed", actorUserId, detail: { userId } });
+      });
+    },
+  };
+}
+
+export type WorkspaceRepo = ReturnType<typeof workspaceOf>;

@@ -1,0 +1,54 @@
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { Link, Outlet, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { resolveSiteBySlug } from "~/modules/sites/resolve.server";
+import type { RouteHandle } from "~/ui/handle";
+import siteCss from "~/styles/site.css?url";
+
+/** Public pages ship no JavaScript: fast, and byte-identical for every visitor so they can be cached. */
+export const handle: RouteHandle = { hydrate: false };
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteCss }];
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  context.request.log.callerType = "public";
+  const site = await resolveSiteBySlug(context.services.db, params.site);
+  if (!site) {
+    context.request.log.failure = "missing-data";
+    throw new Response(null, { status: 404, statusText: "Not Found" });
+  }
+  return { name: site.workspace.name, slug: site.workspace.slug };
+}
+
+// Revalidated on every visit until the tagged page cache (DESIGN rule 7) lands with the sites issue.
+export const headers: HeadersFunction = () => ({ "Cache-Control": "public, max-age=0, must-revalidate" });
+
+export default function SiteLayout() {
+  const { name, slug } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <header className="site-header">
+        <Link to={`/${slug}`}>{name}</Link>
+      </header>
+      <main className="site-main">
+        <Outlet />
+      </main>
+      <footer className="site-footer">© {name}</footer>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <main className="site-main">
+      <title>{missing ? "Site not found" : "Something went wrong"}</title>
+      <h1>{missing ? "Site not found" : "Something went wrong"}</h1>
+      <p>
+        {missing
+          ? "There is no site at this address. Check the link for typos."
+          : "This page could not be shown right now. Please try again in a moment."}
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,96 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { type FormResult, formValues, parseForm, runForm } from "~/lib/forms.server";
+import { notFound } from "~/lib/http.server";
+import { selectWorkspace } from "~/modules/auth/sessions.server";
+import { requireOperator } from "~/modules/tenancy/access.server";
+import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
+import { createWorkspace, workspaceOf, workspacesOfUser } from "~/modules/tenancy/workspaces.server";
+import { Field, FormMessage } from "~/ui/form";
+
+export const meta: MetaFunction = () => [{ title: "Workspaces · Atrium" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = await requireOperator(request, context);
+  const workspaces = await workspacesOfUser(context.services.db, session.user.id);
+  return { workspaces, selectedId: session.selectedWorkspaceId, origin: new URL(request.url).host };
+}
+
+const NewWorkspace = z.object({ name: WorkspaceNameSchema, slug: SlugSchema });
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const session = await requireOperator(request, context);
+  const { db } = context.services;
+  const values = formValues(await request.formData());
+  return runForm(values.intent, async () => {
+    if (values.intent === "create") {
+      const input = parseForm(NewWorkspace, values);
+      const workspace = await createWorkspace(db, session.user.id, input);
+      await selectWorkspace(db, session.id, workspace.id);
+      return redirect("/get-started");
+    }
+    // Selecting checks membership: a workspace id in a form is only a request, never a grant.
+    const workspaceId = values.workspaceId ?? "";
+    if (!(await workspaceOf(db, workspaceId).roleOf(session.user.id))) throw notFound("No such workspace");
+    await selectWorkspace(db, session.id, workspaceId);
+    return redirect("/get-started");
+  });
+}
+
+export default function WorkspacePicker() {
+  const { workspaces, selectedId, origin } = useLoaderData<typeof loader>();
+  const result = useActionData<FormResult>();
+  const busy = useNavigation().state === "submitting";
+  const errors = result?.intent === "create" ? result.fieldErrors : undefined;
+  return (
+    <>
+      <h1>Your workspaces</h1>
+      {result?.intent === "select" ? <FormMessage message={result.message} /> : null}
+      {workspaces.length === 0 ? (
+        <p className="empty">You have no workspaces yet. Create one for your business below.</p>
+      ) : (
+        <ul className="workspace-list" aria-label="Workspaces">
+          {workspaces.map((w) => (
+            <li key={w.id}>
+              <div>
+                <strong>{w.name}</strong>
+                <div className="meta">
+                  /{w.slug} · {w.role}
+                  {w.id === selectedId ? " · current" : ""}
+                </div>
+              </div>
+              <Form method="post">
+                <input type="hidden" name="intent" value="select" />
+                <input type="hidden" name="workspaceId" value={w.id} />
+                <button type="submit" className="secondary" aria-label={`Open ${w.name}`}>
+                  Open
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <section className="panel" aria-labelledby="new-workspace">
+        <h2 id="new-workspace">New workspace</h2>
+        {result?.intent === "create" && !errors?.name && !errors?.slug ? <FormMessage message={result.message} /> : null}
+        <Form method="post">
+          <input type="hidden" name="intent" value="create" />
+          <Field label="Name" name="name" error={errors?.name} required hint="Your business's name, as customers see it." />
+          <Field
+            label="Site address"
+            name="slug"
+            prefix={`${origin}/`}
+            error={errors?.slug}
+            required
+            hint="Lowercase letters, digits and hyphens. This is where your public site lives."
+          />
+          <button type="submit" disabled={busy}>
+            Create workspace
+          </button>
+        </Form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,240 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import type { Role } from "~db/schema";
+import { type FormResult, formValues, parseForm, runForm } from "~/lib/forms.server";
+import { badRequest } from "~/lib/http.server";
+import { EmailSchema, deleteUser } from "~/modules/accounts/users.server";
+import { clearSessionCookie } from "~/modules/auth/sessions.server";
+import { requireOperator, requireWorkspace } from "~/modules/tenancy/access.server";
+import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
+import { ASSIGNABLE_ROLES, roleAtLeast } from "~/modules/tenancy/roles";
+import { Field, FormMessage } from "~/ui/form";
+
+export const meta: MetaFunction = () => [{ title: "Settings · Atrium" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { session, workspace, role, repo } = await requireWorkspace(request, context, "viewer");
+  return {
+    workspace: { name: workspace.name, slug: workspace.slug },
+    members: await repo.listMembers(),
+    role,
+    me: { id: session.user.id, email: session.user.email },
+    origin: new URL(request.url).host,
+  };
+}
+
+const WorkspaceForm = z.object({ name: WorkspaceNameSchema, slug: SlugSchema });
+const RoleSchema = z.enum(ASSIGNABLE_ROLES as [Role, ...Role[]], { message: "Choose admin, editor or viewer" });
+const AddMemberForm = z.object({ email: EmailSchema, role: RoleSchema });
+const ChangeRoleForm = z.object({ userId: z.string().min(1), role: RoleSchema });
+const RemoveMemberForm = z.object({ userId: z.string().min(1) });
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const values = formValues(await request.formData());
+  const intent = values.intent;
+
+  if (intent === "delete-account") {
+    // Any member may delete their own account; it needs no workspace role.
+    const session = await requireOperator(request, context);
+    return runForm(intent, async () => {
+      if ((values.confirmEmail ?? "").trim().toLowerCase() !== session.user.email) {
+        throw badRequest("Type your email exactly to confirm", [
+          { field: "confirmEmail", message: `Type ${session.user.email} to confirm` },
+        ]);
+      }
+      await deleteUser(context.services.db, session.user.id);
+      await context.services.authThrottle.forget(session.user.email);
+      return redirect("/login?deleted=1", { headers: { "Set-Cookie": clearSessionCookie(context) } });
+    });
+  }
+
+  const { session, repo } = await requireWorkspace(request, context, "admin");
+  const actor = session.user.id;
+  return runForm(intent, async () => {
+    switch (intent) {
+      case "workspace": {
+        await repo.update(actor, parseForm(WorkspaceForm, values));
+        return { ok: true, intent, message: "Saved." } satisfies FormResult;
+      }
+      case "add-member": {
+        const input = parseForm(AddMemberForm, values);
+        await repo.addMember(actor, input.email, input.role);
+        return { ok: true, intent, message: `Added ${input.email} as ${input.role}.` } satisfies FormResult;
+      }
+      case "change-role": {
+        const input = parseForm(ChangeRoleForm, values);
+        await repo.changeRole(actor, input.userId, input.role);
+        return { ok: true, intent, message: "Role changed." } satisfies FormResult;
+      }
+      case "remove-member": {
+        await repo.removeMember(actor, parseForm(RemoveMemberForm, values).userId);
+        return { ok: true, intent, message: "Member removed." } satisfies FormResult;
+      }
+      default:
+        throw badRequest("Unknown action");
+    }
+  });
+}
+
+function confirmSubmit(message: string) {
+  return (event: React.FormEvent<HTMLFormElement>) => {
+    if (!window.confirm(message)) event.preventDefault();
+  };
+}
+
+export default function Settings() {
+  const { workspace, members, role, me, origin } = useLoaderData<typeof loader>();
+  const result = useActionData<FormResult>();
+  const canManage = roleAtLeast(role, "admin");
+  const resultOf = (intent: string) => (result?.intent === intent ? result : undefined);
+  const ws = resultOf("workspace");
+  const add = resultOf("add-member");
+  const memberResult = resultOf("change-role") ?? resultOf("remove-member");
+  const del = resultOf("delete-account");
+
+  return (
+    <>
+      <h1>Settings</h1>
+      {!canManage ? (
+        <p className="form-message error" role="note">
+          You have {role} access: you can see these settings but not change them. Ask an admin of {workspace.name}.
+        </p>
+      ) : null}
+
+      <section className="panel" aria-labelledby="workspace-settings">
+        <h2 id="workspace-settings">Workspace</h2>
+        <FormMessage message={ws?.message} tone={ws?.ok ? "success" : "error"} />
+        <Form method="post">
+          <input type="hidden" name="intent" value="workspace" />
+          <fieldset disabled={!canManage} style={{ border: 0, padding: 0, margin: 0 }}>
+            <Field label="Name" name="name" defaultValue={workspace.name} error={ws?.fieldErrors?.name} required />
+            <Field
+              label="Site address"
+              name="slug"
+              prefix={`${origin}/`}
+              defaultValue={workspace.slug}
+              error={ws?.fieldErrors?.slug}
+              required
+              hint="Changing it moves your public site; links to the old address stop working."
+            />
+            <button type="submit">Save</button>
+          </fieldset>
+        </Form>
+      </section>
+
+      <section className="panel" aria-labelledby="members" id="members">
+        <h2>Members</h2>
+        <FormMessage message={memberResult?.message} tone={memberResult?.ok ? "success" : "error"} />
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((m) => (
+              <tr key={m.userId}>
+                <td>
+                  {m.email}
+                  {m.userId === me.id ? " (you)" : ""}
+                </td>
+                <td>
+                  {m.role === "owner" || !canManage ? (
+                    m.role
+                  ) : (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="change-role" />
+                      <input type="hidden" name="userId" value={m.userId} />
+                      <label className="visually-hidden" htmlFor={`role-${m.userId}`}>
+                        Role of {m.email}
+                      </label>
+                      <select id={`role-${m.userId}`} name="role" defaultValue={m.role}>
+                        {ASSIGNABLE_ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </select>
+                      <button type="submit" className="secondary">
+                        Change
+                      </button>
+                    </Form>
+                  )}
+                </td>
+                <td>
+                  {m.role !== "owner" && canManage ? (
+                    <Form method="post" onSubmit={confirmSubmit(`Remove ${m.email} from ${workspace.name}?`)}>
+                      <input type="hidden" name="intent" value="remove-member" />
+                      <input type="hidden" name="userId" value={m.userId} />
+                      <button type="submit" className="secondary">
+                        Remove
+                      </button>
+                    </Form>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {canManage ? (
+          <>
+            <h3>Add a member</h3>
+            <FormMessage message={add?.message} tone={add?.ok ? "success" : "error"} />
+            <Form method="post">
+              <input type="hidden" name="intent" value="add-member" />
+              <Field
+                label="Email"
+                name="email"
+                type="email"
+                error={add?.fieldErrors?.email}
+                required
+                hint="They need an Atrium account on this server already."
+              />
+              <div className="field">
+                <label htmlFor="field-role">Role</label>
+                <select id="field-role" name="role" defaultValue="editor">
+                  {ASSIGNABLE_ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+                {add?.fieldErrors?.role ? <p className="field-error">{add.fieldErrors.role}</p> : null}
+              </div>
+              <button type="submit">Add member</button>
+            </Form>
+          </>
+        ) : null}
+      </section>
+
+      <section className="panel danger" aria-labelledby="delete-account">
+        <h2 id="delete-account">Delete your account</h2>
+        <p>
+          This deletes your account, every workspace you own (with their sites and data) and your memberships
+          elsewhere. It cannot be undone.
+        </p>
+        <FormMessage message={del?.fieldErrors?.confirmEmail ? undefined : del?.message} />
+        <Form method="post">
+          <input type="hidden" name="intent" value="delete-account" />
+          <Field
+            label={`Type your email (${me.email}) to confirm`}
+            name="confirmEmail"
+            type="email"
+            autoComplete="off"
+            error={del?.fieldErrors?.confirmEmail}
+            required
+          />
+          <button type="submit" className="danger">
+            Delete my account
+          </button>
+        </Form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { requireOperator } from "~/modules/tenancy/access.server";
+import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
+import consoleCss from "~/styles/console.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: consoleCss }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = await requireOperator(request, context);
+  const workspaces = await workspacesOfUser(context.services.db, session.user.id);
+  const selected = workspaces.find((w) => w.id === session.selectedWorkspaceId) ?? null;
+  return {
+    email: session.user.email,
+    selected: selected && { name: selected.name, slug: selected.slug },
+  };
+}
+
+export default function ConsoleLayout() {
+  const { email, selected } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <header className="console-header">
+        <a className="brand" href="/">
+          Atrium
+        </a>
+        <nav aria-label="Console">
+          <NavLink to="/" end>
+            Workspaces
+          </NavLink>
+          {selected ? (
+            <>
+              <NavLink to="/get-started">Get started</NavLink>
+              <NavLink to="/settings">Settings</NavLink>
+              <a href={`/${selected.slug}`}>View site</a>
+            </>
+          ) : null}
+        </nav>
+        {selected ? <span className="current-workspace">{selected.name}</span> : null}
+        <div className="account">
+          <span>{email}</span>
+          <Form method="post" action="/logout">
+            <button type="submit">Sign out</button>
+          </Form>
+        </div>
+      </header>
+      <main className="console-main">
+        <Outlet />
+      </main>
+    </>
+  );
+}

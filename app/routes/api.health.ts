@@ -1,0 +1,15 @@
+// GET /api/health — readiness: the service answers and its database does (503 when it does not).
+import { apiRoute } from "~/lib/http.server";
+import { checkHealth } from "~/modules/health/health.server";
+
+export const loader = apiRoute({
+  GET: async ({ context }) => {
+    const health = await checkHealth(context.services);
+    return Response.json(health, {
+      status: health.database === "ok" ? 200 : 503,
+      headers: { "Cache-Control": "no-store" },
+    });
+  },
+});
+
+export const action = loader;

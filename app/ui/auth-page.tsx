@@ -1,0 +1,47 @@
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import type { FormResult } from "~/lib/forms.server";
+import { Field, FormMessage } from "./form";
+
+/** The sign-in and sign-up pages: the same two fields, different words. */
+export function AuthPage({ mode, notice }: { mode: "login" | "signup"; notice?: string }) {
+  const result = useActionData<FormResult>();
+  const [params] = useSearchParams();
+  const busy = useNavigation().state !== "idle";
+  const login = mode === "login";
+  const errors = result?.fieldErrors ?? {};
+  const showMessage = result?.message && !errors.email && !errors.password;
+  return (
+    <main className="auth">
+      <h1>{login ? "Sign in to Atrium" : "Create your Atrium account"}</h1>
+      <FormMessage message={notice} tone="success" />
+      {showMessage ? <FormMessage message={result.message} /> : null}
+      <Form method="post" replace>
+        <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/"} />
+        <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} required />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete={login ? "current-password" : "new-password"}
+          error={errors.password}
+          hint={login ? undefined : "At least 10 characters."}
+          required
+        />
+        <button type="submit" disabled={busy}>
+          {login ? "Sign in" : "Create account"}
+        </button>
+      </Form>
+      <p>
+        {login ? (
+          <>
+            New here? <Link to="/signup">Create an account</Link>
+          </>
+        ) : (
+          <>
+            Already have an account? <Link to="/login">Sign in</Link>
+          </>
+        )}
+      </p>
+    </main>
+  );
+}

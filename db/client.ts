@@ -1,0 +1,109 @@
+/**
+ * The one place that knows which SQL engine is underneath (DESIGN rule 5: dialect branches live in db/).
+ * `file:` URLs open the embedded SQLite database; `postgres://` URLs open a pg Pool.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema";
+
+export type Dialect = "sqlite" | "postgres";
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  /** The driver underneath, for libraries that bring their own store (rate-limiter-flexible). */
+  driver: { dialect: "sqlite"; client: SQLite.Database } | { dialect: "postgres"; client: pg.Pool };
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function dialectOf(url: string): Dialect {
+  if (url.startsWith("file:")) return "sqlite";
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return "postgres";
+  throw new Error(`DATABASE_URL must start with file: or postgres:// (got "${url.split(":")[0]}:")`);
+}
+
+/** `file:./data/atrium.db` → absolute path, relative to the working directory. */
+export function sqlitePath(url: string): string {
+  const path = url.slice("file:".length).replace(/^\/\/(?=\/)/, "");
+  return path === ":memory:" ? path : resolve(path);
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+export function openDatabase(url: string, options: { poolSize?: number } = {}): DatabaseHandle {
+  if (dialectOf(url) === "sqlite") {
+    const path = sqlitePath(url);
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    const client = new SQLite(path);
+    client.pragma("journal_mode = WAL");
+    client.pragma("foreign_keys = ON");
+    client.pragma("busy_timeout = 5000");
+    client.pragma("synchronous = NORMAL");
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: client }) });
+    return {
+      db,
+      dialect: "sqlite",
+      driver: { dialect: "sqlite", client },
+      ping: async () => {
+        await sql`select 1`.execute(db);
+      },
+      close: once(() => db.destroy()),
+    };
+  }
+
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5_000,
+    // Counts and sums come back as int8/numeric; the app works in JS numbers (ids are text, so no overflow risk).
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === INT8_OID || oid === NUMERIC_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client erroring (server restart) must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: "postgres",
+    driver: { dialect: "postgres", client: pool },
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: once(() => db.destroy()),
+  };
+}
+
+/** Closing twice (shutdown racing a failed health check, say) is a no-op, not a pool error. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
+}
+
+/** Every user table of the connected database (for the account-deletion audit and the test guard). */
+export async function listTables(handle: DatabaseHandle): Promise<string[]> {
+  if (handle.dialect === "sqlite") {
+    const rows = await sql<{ name: string }>`
+      select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(handle.db);
+    return rows.rows.map((r) => r.name);
+  }
+  const rows = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables
+    where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(handle.db);
+  return rows.rows.map((r) => r.name);
+}
+
+/** A unique constraint refused the write (SQLite: SQLITE_CONSTRAINT_UNIQUE/PRIMARYKEY; Postgres: 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}

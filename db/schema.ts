@@ -1,0 +1,86 @@
+/**
+ * The database as Kysely sees it. Portable types only (DESIGN rule 5): text ids (ULID), ISO-8601 UTC
+ * text timestamps, 0/1 flags, JSON as text. Both dialects read and write exactly these shapes.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+export type Tier = "free" | "pro" | "enterprise";
+export const TIERS: readonly Tier[] = ["free", "pro", "enterprise"];
+
+export type UserStatus = "active" | "suspended";
+export const USER_STATUSES: readonly UserStatus[] = ["active", "suspended"];
+
+export type Role = "owner" | "admin" | "editor" | "viewer";
+/** Ordered from least to most privileged: a role satisfies every role at or before it. */
+export const ROLES: readonly Role[] = ["viewer", "editor", "admin", "owner"];
+
+export interface UsersTable {
+  id: string;
+  /** Stored lower-cased, so uniqueness is case-insensitive on both dialects. */
+  email: string;
+  password_hash: string;
+  tier: Tier;
+  status: UserStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  owner_user_id: string;
+  slug: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkspaceMembersTable {
+  workspace_id: string;
+  user_id: string;
+  role: Role;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 (hex) of the cookie's secret; the secret itself is never stored. */
+  id: string;
+  user_id: string;
+  selected_workspace_id: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  /** Set for events inside a workspace; removed with it. */
+  workspace_id: string | null;
+  /** Set for events about an account itself (sign-in, sign-up); removed with the account. */
+  user_id: string | null;
+  /** Who did it; kept as null when that account is deleted so the workspace keeps its history. */
+  actor_user_id: string | null;
+  action: string;
+  /** JSON text. */
+  detail: string;
+  ip: string | null;
+  created_at: Generated<string>;
+}
+
+export interface Database {
+  users: UsersTable;
+  workspaces: WorkspacesTable;
+  workspace_members: WorkspaceMembersTable;
+  sessions: SessionsTable;
+  audit_events: AuditEventsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type WorkspaceRow = Selectable<WorkspacesTable>;
+export type WorkspaceUpdate = Updateable<WorkspacesTable>;
+export type SessionRow = Selectable<SessionsTable>;
+
+/** Tables whose rows belong to one workspace: every query on them names its `workspace_id`. */
+export const TENANT_TABLES = ["workspace_members", "audit_events"] as const;

@@ -1,0 +1,37 @@
+/**
+ * `npm start`, `npm run db:migrate`, `npm run db:seed`, `npm run admin -- …`: builds first when build/ is
+ * missing or older than the sources (so `npm ci && npm start` works on a fresh clone), then runs the
+ * compiled server or the CLI in the server build.
+ */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ROOT, buildIsCurrent } from "./build-state.mjs";
+
+async function ensureBuild() {
+  if (buildIsCurrent()) return;
+  console.log("Building Atrium (the build is missing or older than the sources)…");
+  let buildAll;
+  try {
+    ({ buildAll } = await import("./build.mjs"));
+  } catch {
+    throw new Error("The build is missing or stale and the build tools are not installed: run `npm ci && npm run build`.");
+  }
+  await buildAll({ quiet: true });
+}
+
+const [command, ...args] = process.argv.slice(2);
+try {
+  await ensureBuild();
+  if (command === "server") {
+    const server = await import(pathToFileURL(join(ROOT, "build/server.js")).href);
+    await server.main();
+  } else if (command === "build") {
+    // ensureBuild did it.
+  } else {
+    const build = await import(pathToFileURL(join(ROOT, "build/server/index.js")).href);
+    process.exitCode = await build.entry.module.runCli([command, ...args]);
+  }
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+}

@@ -1,0 +1,241 @@
+/**
+ * Atrium's HTTP server: security headers, compression, request logs, static assets, body limits, the
+ * Remix handler and graceful shutdown. HTTP concerns only: the app is reached through the Remix server
+ * build (its entry exports `bootstrap`), and request-scoped facts travel to it through getLoadContext.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { basename, dirname } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import type { AppRuntime, RequestScope } from "./app/lib/context";
+import type { BootstrapOptions } from "./app/bootstrap.server";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return origin === "null" ? undefined : new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
+type AppEntry = { bootstrap(options?: BootstrapOptions): Promise<AppRuntime> };
+
+/** The project root, whether this runs from source (tsx server.ts) or compiled (build/server.js). */
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = `${basename(HERE) === "build" ? dirname(HERE) : HERE}/`;
+
+export interface AtriumServer {
+  app: express.Express;
+  runtime: AppRuntime;
+  /** Listens on the configured PORT (0 = any free port); resolves with the base URL. */
+  listen(): Promise<string>;
+  /** Stops accepting, lets in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS), closes the database. */
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  env?: Record<string, string | undefined>;
+  /** A logger of the caller's (tests read the request log lines from it). */
+  logger?: BootstrapOptions["logger"];
+  /** Serve through Vite's dev server (npm run dev) instead of the built assets. */
+  dev?: boolean;
+}
+
+async function loadBuild(dev: boolean): Promise<{
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  entry: AppEntry;
+  vite: import("vite").ViteDevServer | undefined;
+}> {
+  if (!dev) {
+    const build = (await import(pathToFileURL(`${ROOT}build/server/index.js`).href)) as ServerBuild;
+    return { build, entry: build.entry.module as unknown as AppEntry, vite: undefined };
+  }
+  const { createServer } = await import("vite");
+  const vite = await createServer({ root: ROOT, server: { middlewareMode: true } });
+  const load = () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
+  const entry = (await load()).entry.module as unknown as AppEntry;
+  return { build: load, entry, vite };
+}
+
+export async function createAtriumServer(options: ServerOptions = {}): Promise<AtriumServer> {
+  const dev = options.dev ?? false;
+  const { build, entry, vite } = await loadBuild(dev);
+  const runtime = await entry.bootstrap({ env: options.env, logger: options.logger, devServer: dev });
+  const { http } = runtime;
+  const logger = runtime.services.logger;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", http.trustProxy);
+
+  // Without a trusted proxy, forwarded headers are whatever the client typed: drop them before anyone reads them.
+  if (http.trustProxy === false) {
+    app.use((req, _res, next) => {
+      for (const name of Object.keys(req.headers)) if (name.startsWith("x-forwarded-")) delete req.headers[name];
+      next();
+    });
+  }
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => {
+        const id = randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      customSuccessMessage: (req, res) => `${req.method} ${res.statusCode}`,
+      customErrorMessage: (req, res) => `${req.method} ${res.statusCode}`,
+      customProps: (_req, res) => {
+        const scope = (res as Response).locals?.scope as RequestScope | undefined;
+        return scope ? { callerType: scope.log.callerType, route: scope.log.route, failure: scope.log.failure } : {};
+      },
+      // Paths only: a query string may carry something secret, and logs are not the place for it.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split("?")[0] }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      autoLogging: { ignore: (req) => (req.url ?? "").startsWith("/assets/") },
+    }),
+  );
+
+  app.use(
+    helmet({
+      // Documents get their CSP from the app (a nonce on console pages, none on public sites); see below for /api.
+      contentSecurityPolicy: false,
+      strictTransportSecurity: http.production ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      crossOriginEmbedderPolicy: false,
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    }),
+  );
+  app.use("/api", (_req, res, next) => {
+    res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+    next();
+  });
+  app.use(compression());
+
+  // Oversized bodies are refused before anything buffers them; routes that read JSON enforce it while streaming too.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared <= http.maxBodyBytes) return next();
+    const message = `The request body exceeds the limit of ${http.maxBodyBytes} bytes`;
+    res.setHeader("Connection", "close");
+    if (req.path.startsWith("/api/")) res.status(413).json(runtime.errorBody(413, message));
+    else res.status(413).type("text/plain").send(message);
+  });
+
+  // Remix refuses a page form post whose Origin names another host, but as a 500. Answer that (and the
+  // browser's own cross-site verdict) with a clear 403 first. /api/* routes check in the app, per the
+  // access contract, because some of them (webhooks, triggers) are meant to be called cross-site.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method) || req.path.startsWith("/api/")) return next();
+    const fetchSite = req.get("sec-fetch-site");
+    const origin = req.get("origin");
+    const host = req.get("x-forwarded-host")?.split(",")[0]?.trim() || req.get("host");
+    const crossSite =
+      (fetchSite !== undefined && fetchSite !== "same-origin" && fetchSite !== "none") ||
+      (origin !== undefined && hostOf(origin) !== host);
+    if (!crossSite) return next();
+    res.status(403).type("text/plain").send("Cross-site request refused: submit the form from this site's own pages.");
+  });
+
+  if (vite) {
+    app.use(vite.middlewares);
+  } else {
+    // Fingerprinted by Vite: safe to cache forever.
+    app.use("/assets", express.static(`${ROOT}build/client/assets`, { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(`${ROOT}build/client`, { maxAge: "1h", index: false }));
+  }
+
+  app.all(
+    "*",
+    (_req, res, next) => {
+      const scope: Omit<RequestScope, "logger"> = {
+        id: String(res.req.id),
+        ip: res.req.ip ?? res.req.socket.remoteAddress ?? "unknown",
+        nonce: randomBytes(16).toString("base64"),
+        log: {},
+      };
+      res.locals.scope = scope;
+      next();
+    },
+    createRequestHandler({
+      build,
+      mode: dev ? "development" : "production",
+      getLoadContext: (req, res) => runtime.createLoadContext({ ...(res.locals.scope as RequestScope), logger: req.log }),
+    }),
+  );
+
+  let server: Server | undefined;
+  let closing: Promise<void> | undefined;
+
+  return {
+    app,
+    runtime,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        const s = app.listen(http.port, http.host, () => {
+          const { port } = s.address() as AddressInfo;
+          const host = http.host === "0.0.0.0" || http.host === "::" ? "localhost" : http.host;
+          resolve(`http://${host}:${port}`);
+        });
+        s.once("error", reject);
+        server = s;
+      }),
+    close: () =>
+      (closing ??= (async () => {
+        if (server) {
+          const s = server;
+          const drained = new Promise<void>((resolve) => s.close(() => resolve()));
+          s.closeIdleConnections();
+          const timer = setTimeout(() => s.closeAllConnections(), http.shutdownTimeoutMs);
+          await drained;
+          clearTimeout(timer);
+        }
+        await vite?.close();
+        await runtime.close();
+      })()),
+  };
+}
+
+/** Starts a server from the environment and stops it cleanly on SIGTERM/SIGINT (used by `npm start`). */
+export async function main() {
+  const dev = process.env.NODE_ENV === "development";
+  const atrium = await createAtriumServer({ dev });
+  const url = await atrium.listen();
+  const log = atrium.runtime.services.logger;
+  log.info({ url, database: atrium.runtime.services.dialect, dev }, `Atrium is listening on ${url}`);
+
+  const shutdown = (signal: string) => {
+    log.info({ signal }, "shutting down: draining requests");
+    atrium.close().then(
+      () => {
+        log.info("stopped");
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error({ err: error }, "error during shutdown");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

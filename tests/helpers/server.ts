@@ -1,0 +1,51 @@
+/** The real server, in-process, on an ephemeral port, over a fresh database. */
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import { createAtriumServer, type AtriumServer } from "../../server";
+import { freshDatabase, type TestDatabase } from "./database";
+
+export interface TestServer {
+  url: string;
+  atrium: AtriumServer;
+  database: TestDatabase;
+  /** Every JSON log line the server wrote. */
+  logs: Record<string, unknown>[];
+  db: AtriumServer["runtime"]["services"]["db"];
+  close(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await freshDatabase();
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split("\n")) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const atrium = await createAtriumServer({
+    env: {
+      NODE_ENV: "test",
+      DATABASE_URL: database.url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      SEED_DEMO: "false",
+      // Tests often leave a response body unread, which keeps its connection busy; don't wait 10 s for it.
+      SHUTDOWN_TIMEOUT_MS: "300",
+      ...env,
+    },
+    logger: pino({ level: "info" }, sink),
+  });
+  const url = await atrium.listen();
+  return {
+    url,
+    atrium,
+    database,
+    logs,
+    db: atrium.runtime.services.db,
+    close: async () => {
+      await atrium.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,251 @@
+/** Operator accounts: sign-up, sign-in, sessions, throttling, CSRF defence, suspension. */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, PASSWORD, signUp, uniqueEmail } from "../helpers/client";
+import { startServer, type TestServer } from "../helpers/server";
+
+let server: TestServer;
+beforeAll(async () => {
+  // Every client here comes from loopback: the throttle tests below use servers of their own.
+  server = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "1000" });
+});
+afterAll(() => server.close());
+
+const COOKIE = "atrium_session";
+const sha256 = (v: string) => createHash("sha256").update(v).digest("hex");
+
+describe("sign-up", () => {
+  it("creates the account, signs in and sets an httpOnly SameSite=Lax cookie", async () => {
+    const client = new Client(server.url);
+    const email = uniqueEmail();
+    const res = await client.post("/signup", { email: email.toUpperCase(), password: PASSWORD });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/");
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`)) ?? "";
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).not.toMatch(/Secure/i);
+    const home = await client.get("/");
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain(email);
+  });
+
+  it("stores only the hash of the session secret", async () => {
+    const { client } = await signUp(server.url);
+    const secret = client.cookie(COOKIE)!;
+    expect(secret.length).toBeGreaterThanOrEqual(43); // 256 bits, base64url
+    const rows = await server.db.selectFrom("sessions").select("id").execute();
+    expect(rows.map((r) => r.id)).toContain(sha256(secret));
+    expect(rows.map((r) => r.id)).not.toContain(secret);
+  });
+
+  it("treats emails case-insensitively and refuses a second account", async () => {
+    const email = uniqueEmail();
+    await signUp(server.url, email);
+    const res = await new Client(server.url).post("/signup", { email: email.toUpperCase(), password: PASSWORD });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("An account with this email already exists");
+  });
+
+  it("shows field errors for a bad email and a short password", async () => {
+    const res = await new Client(server.url).post("/signup", { email: "not-an-email", password: "short" });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain("Enter a valid email address");
+    expect(html).toContain("Use at least 10 characters");
+  });
+});
+
+describe("sign-in and sessions", () => {
+  it("signs in with the right password and refuses a wrong one with a generic message", async () => {
+    const { email } = await signUp(server.url);
+    const wrong = await new Client(server.url).post("/login", { email, password: "wrong password!" });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toContain("Email or password is incorrect");
+    const unknown = await new Client(server.url).post("/login", { email: uniqueEmail(), password: PASSWORD });
+    expect(unknown.status).toBe(401);
+    expect(await unknown.text()).toContain("Email or password is incorrect");
+    const ok = await new Client(server.url).post("/login", { email, password: PASSWORD });
+    expect(ok.status).toBe(302);
+  });
+
+  it("redirects back to the page that asked for sign-in, and never off-site", async () => {
+    const { email } = await signUp(server.url);
+    const anonymous = await new Client(server.url).get("/settings");
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("location")).toBe("/login?redirectTo=%2Fsettings");
+    const back = await new Client(server.url).post("/login?redirectTo=%2Fsettings", { email, password: PASSWORD, redirectTo: "/settings" });
+    expect(back.headers.get("location")).toBe("/settings");
+    const offsite = await new Client(server.url).post("/login", { email, password: PASSWORD, redirectTo: "//evil.test/x" });
+    expect(offsite.headers.get("location")).toBe("/");
+  });
+
+  it("rotates the session at sign-in: the session presented before is revoked", async () => {
+    const { client, email } = await signUp(server.url);
+    const before = client.cookie(COOKIE)!;
+    await client.post("/login", { email, password: PASSWORD });
+    const after = client.cookie(COOKIE)!;
+    expect(after).not.toBe(before);
+    const stale = new Client(server.url);
+    stale.setCookie(COOKIE, before);
+    expect((await stale.get("/")).status).toBe(302);
+    expect((await client.get("/")).status).toBe(200);
+  });
+
+  it("revokes the session at sign-out, server-side", async () => {
+    const { client } = await signUp(server.url);
+    const secret = client.cookie(COOKIE)!;
+    const res = await client.post("/logout", {});
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login");
+    expect(client.cookie(COOKIE)).toBeUndefined();
+    const replay = new Client(server.url);
+    replay.setCookie(COOKIE, secret);
+    expect((await replay.get("/")).status).toBe(302);
+  });
+
+  it("does not sign out on GET", async () => {
+    const { client } = await signUp(server.url);
+    await client.get("/logout");
+    expect((await client.get("/")).status).toBe(200);
+  });
+
+  it("expires a session idle for longer than the idle limit", async () => {
+    const { client } = await signUp(server.url);
+    const id = sha256(client.cookie(COOKIE)!);
+    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000).toISOString();
+    await server.db.updateTable("sessions").set({ last_seen_at: eightDaysAgo }).where("id", "=", id).execute();
+    expect((await client.get("/")).status).toBe(302);
+  });
+
+  it("expires a session past its absolute lifetime even when active", async () => {
+    const { client } = await signUp(server.url);
+    const id = sha256(client.cookie(COOKIE)!);
+    await server.db.updateTable("sessions").set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where("id", "=", id).execute();
+    expect((await client.get("/")).status).toBe(302);
+  });
+
+  it("keeps a session used within the idle limit", async () => {
+    const { client } = await signUp(server.url);
+    const id = sha256(client.cookie(COOKIE)!);
+    const sixDaysAgo = new Date(Date.now() - 6 * 86_400_000).toISOString();
+    await server.db.updateTable("sessions").set({ last_seen_at: sixDaysAgo }).where("id", "=", id).execute();
+    expect((await client.get("/")).status).toBe(200);
+    const row = await server.db.selectFrom("sessions").select("last_seen_at").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(Date.parse(row.last_seen_at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
+
+describe("throttling", () => {
+  it("refuses further sign-ins for an email after the allowed failures (from any address), with Retry-After", async () => {
+    const throttled = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "3", TRUST_PROXY: "loopback" });
+    try {
+      const { email } = await signUp(throttled.url);
+      for (let i = 0; i < 3; i += 1) {
+        const client = new Client(throttled.url, { "x-forwarded-for": `198.51.100.${i + 1}` });
+        expect((await client.post("/login", { email, password: "wrong password!" })).status).toBe(401);
+      }
+      // The right password, from a fresh address: still refused until the window passes.
+      const blocked = await new Client(throttled.url, { "x-forwarded-for": "198.51.100.50" }).post("/login", { email, password: PASSWORD });
+      expect(blocked.status).toBe(429);
+      const retryAfter = Number(blocked.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(14 * 60);
+      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+      expect(await blocked.text()).toContain("Too many attempts");
+    } finally {
+      await throttled.close();
+    }
+  });
+
+  it("throttles per client address across emails, and believes X-Forwarded-For only behind a trusted proxy", async () => {
+    const proxied = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "3", TRUST_PROXY: "loopback" });
+    try {
+      const from = (ip: string) => new Client(proxied.url, { "x-forwarded-for": ip });
+      for (let i = 0; i < 3; i += 1) {
+        expect((await from("198.51.100.7").post("/login", { email: uniqueEmail(), password: "x" })).status).toBe(401);
+      }
+      // Same address, yet another email: refused.
+      expect((await from("198.51.100.7").post("/login", { email: uniqueEmail(), password: "x" })).status).toBe(429);
+      // Another client behind the same proxy is not lumped in.
+      expect((await from("198.51.100.8").post("/login", { email: uniqueEmail(), password: "x" })).status).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it("cannot be dodged by spoofing X-Forwarded-For when no proxy is trusted", async () => {
+    const direct = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "3" });
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        const spoofed = new Client(direct.url, { "x-forwarded-for": `192.0.2.${i}` });
+        await spoofed.post("/login", { email: uniqueEmail(), password: "x" });
+      }
+      const res = await new Client(direct.url, { "x-forwarded-for": "192.0.2.99" }).post("/login", { email: uniqueEmail(), password: "x" });
+      expect(res.status).toBe(429);
+    } finally {
+      await direct.close();
+    }
+  });
+
+  it("throttles failed sign-ups too, and the counters survive a restart", async () => {
+    const first = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "2" });
+    const url = first.database.url;
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        expect((await new Client(first.url).post("/signup", { email: "bad", password: "x" })).status).toBe(400);
+      }
+      expect((await new Client(first.url).post("/signup", { email: uniqueEmail(), password: PASSWORD })).status).toBe(429);
+      await first.atrium.close();
+      const { createAtriumServer } = await import("../../server");
+      const again = await createAtriumServer({
+        env: { NODE_ENV: "test", DATABASE_URL: url, PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "silent", SHUTDOWN_TIMEOUT_MS: "300", AUTH_THROTTLE_MAX_FAILURES: "2" },
+      });
+      const base = await again.listen();
+      try {
+        expect((await new Client(base).post("/signup", { email: uniqueEmail(), password: PASSWORD })).status).toBe(429);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await first.database.drop();
+    }
+  });
+});
+
+describe("cross-site request forgery", () => {
+  it("refuses a console form post from another origin", async () => {
+    const { client } = await signUp(server.url);
+    const res = await client.post("/?index", { intent: "create", name: "Evil", slug: "evil-co" }, { origin: "https://evil.test", "sec-fetch-site": "cross-site" });
+    expect(res.status).toBe(403);
+    const rows = await server.db.selectFrom("workspaces").select("slug").where("slug", "=", "evil-co").execute();
+    expect(rows).toHaveLength(0);
+  });
+
+  it("refuses a cross-site sign-out and sign-in", async () => {
+    const { client, email } = await signUp(server.url);
+    expect((await client.post("/logout", {}, { origin: "https://evil.test", "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect((await client.get("/")).status).toBe(200);
+    const login = await new Client(server.url).post("/login", { email, password: PASSWORD }, { origin: "https://evil.test", "sec-fetch-site": "cross-site" });
+    expect(login.status).toBe(403);
+  });
+
+  it("refuses a cross-origin JSON call to the console's internal API", async () => {
+    const { client } = await signUp(server.url);
+    const res = await client.postJson("/api/editor/session", { workspaceId: "x" }, { origin: "https://evil.test" });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "Forbidden", message: "Cross-site request refused", statusCode: 403 });
+  });
+});
+
+describe("suspended accounts", () => {
+  it("cannot sign in, and lose their sessions at once", async () => {
+    const { client, email } = await signUp(server.url);
+    const user = await server.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    await server.db.updateTable("users").set({ status: "suspended" }).where("id", "=", user.id).execute();
+    expect((await client.get("/")).status).toBe(302);
+    const res = await new Client(server.url).post("/login", { email, password: PASSWORD });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("This account is suspended");
+  });
+});
