@@ -3,12 +3,13 @@
  * `npm run admin -- <command>`. Reached through the server build (entry.server re-exports `runCli`).
  */
 import { parseArgs } from "node:util";
-import { openDatabase, type Db } from "~db/client";
+import { openDatabase, type DatabaseHandle, type Db } from "~db/client";
 import { migrateToLatest } from "~db/migrate";
 import { seedDemo, DEMO_OPERATOR } from "~db/seed";
 import { HttpError } from "~/lib/http.server";
 import { parseEnv } from "~/lib/env.server";
-import { TierSchema, createUser, deleteUser, findUserByEmail, setStatus, setTier } from "~/modules/accounts/users.server";
+import { TierSchema, createUser, deleteAccount, findUserByEmail, setStatus, setTier } from "~/modules/accounts/users.server";
+import { createAuthThrottle } from "~/modules/auth/throttle.server";
 import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
@@ -30,12 +31,12 @@ const consoleIo: Io = { out: (l) => console.log(l), err: (l) => console.error(l)
 class UsageError extends Error {}
 
 /** Every command works on a migrated database; `applied` names the migrations this run applied. */
-async function withDatabase<T>(run: (db: Db, applied: string[]) => Promise<T>): Promise<T> {
+async function withDatabase<T>(run: (db: Db, applied: string[], handle: DatabaseHandle) => Promise<T>): Promise<T> {
   const env = parseEnv(process.env);
   const handle = openDatabase(env.DATABASE_URL, { poolSize: 2 });
   try {
     const applied = await migrateToLatest(handle.db);
-    return await run(handle.db, applied);
+    return await run(handle.db, applied, handle);
   } finally {
     await handle.close();
   }
@@ -95,11 +96,11 @@ async function admin(args: string[], io: Io): Promise<void> {
       if (!values.yes) {
         throw new UsageError(`Deleting ${email} removes every workspace it owns and cannot be undone. Add --yes to confirm.`);
       }
-      const owned = await withDatabase(async (db) => {
+      const owned = await withDatabase(async (db, _applied, handle) => {
         const user = await findUserByEmail(db, email);
         if (!user) throw new HttpError(404, `No account with the email ${email}`);
         const workspaces = (await workspacesOfUser(db, user.id)).filter((w) => w.role === "owner");
-        await deleteUser(db, user.id);
+        await deleteAccount({ db, authThrottle: await createAuthThrottle(handle, parseEnv(process.env)) }, user);
         return workspaces;
       });
       io.out(`Deleted ${email} and ${owned.length} workspace${owned.length === 1 ? "" : "s"} it owned.`);

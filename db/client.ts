@@ -89,16 +89,16 @@ function once(close: () => Promise<void>): () => Promise<void> {
   return () => (closing ??= close());
 }
 
-/** Every user table of the connected database (for the account-deletion audit and the test guard). */
-export async function listTables(handle: DatabaseHandle): Promise<string[]> {
-  if (handle.dialect === "sqlite") {
+/** Every table of the connected database (the account-deletion test audits them all). */
+export async function listTables(db: Db, dialect: Dialect): Promise<string[]> {
+  if (dialect === "sqlite") {
     const rows = await sql<{ name: string }>`
-      select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(handle.db);
+      select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db);
     return rows.rows.map((r) => r.name);
   }
   const rows = await sql<{ name: string }>`
     select table_name as name from information_schema.tables
-    where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(handle.db);
+    where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db);
   return rows.rows.map((r) => r.name);
 }
 

@@ -61,8 +61,10 @@ export interface AuditEventsTable {
   user_id: string | null;
   /** Who did it; kept as null when that account is deleted so the workspace keeps its history. */
   actor_user_id: string | null;
+  /** The account an event is about (a member added, say); null once that account is deleted. */
+  target_user_id: string | null;
   action: string;
-  /** JSON text. */
+  /** JSON text; never holds a user id or email (those go in the columns above, which deletion clears). */
   detail: string;
   ip: string | null;
   created_at: Generated<string>;

@@ -1,18 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import type { Role } from "~db/schema";
 import { type FormResult, formValues, parseForm, runForm } from "~/lib/forms.server";
 import { badRequest } from "~/lib/http.server";
-import { EmailSchema, deleteUser } from "~/modules/accounts/users.server";
-import { clearSessionCookie } from "~/modules/auth/sessions.server";
-import { requireOperator, requireWorkspace } from "~/modules/tenancy/access.server";
+import { EmailSchema } from "~/modules/accounts/users.server";
+import { requireWorkspace } from "~/modules/tenancy/access.server";
 import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
 import { ASSIGNABLE_ROLES, roleAtLeast } from "~/modules/tenancy/roles";
 import { Field, FormMessage } from "~/ui/form";
 
-export const meta: MetaFunction = () => [{ title: "Settings · Atrium" }];
+export const meta: MetaFunction = () => [{ title: "Workspace settings · Atrium" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, workspace, role, repo } = await requireWorkspace(request, context, "viewer");
@@ -20,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     workspace: { name: workspace.name, slug: workspace.slug },
     members: await repo.listMembers(),
     role,
-    me: { id: session.user.id, email: session.user.email },
+    me: { id: session.user.id },
     origin: new URL(request.url).host,
   };
 }
@@ -34,21 +32,6 @@ const RemoveMemberForm = z.object({ userId: z.string().min(1) });
 export async function action({ request, context }: ActionFunctionArgs) {
   const values = formValues(await request.formData());
   const intent = values.intent;
-
-  if (intent === "delete-account") {
-    // Any member may delete their own account; it needs no workspace role.
-    const session = await requireOperator(request, context);
-    return runForm(intent, async () => {
-      if ((values.confirmEmail ?? "").trim().toLowerCase() !== session.user.email) {
-        throw badRequest("Type your email exactly to confirm", [
-          { field: "confirmEmail", message: `Type ${session.user.email} to confirm` },
-        ]);
-      }
-      await deleteUser(context.services.db, session.user.id);
-      await context.services.authThrottle.forget(session.user.email);
-      return redirect("/login?deleted=1", { headers: { "Set-Cookie": clearSessionCookie(context) } });
-    });
-  }
 
   const { session, repo } = await requireWorkspace(request, context, "admin");
   const actor = session.user.id;
@@ -92,7 +75,6 @@ export default function Settings() {
   const ws = resultOf("workspace");
   const add = resultOf("add-member");
   const memberResult = resultOf("change-role") ?? resultOf("remove-member");
-  const del = resultOf("delete-account");
 
   return (
     <>
@@ -213,28 +195,9 @@ export default function Settings() {
         ) : null}
       </section>
 
-      <section className="panel danger" aria-labelledby="delete-account">
-        <h2 id="delete-account">Delete your account</h2>
-        <p>
-          This deletes your account, every workspace you own (with their sites and data) and your memberships
-          elsewhere. It cannot be undone.
-        </p>
-        <FormMessage message={del?.fieldErrors?.confirmEmail ? undefined : del?.message} />
-        <Form method="post">
-          <input type="hidden" name="intent" value="delete-account" />
-          <Field
-            label={`Type your email (${me.email}) to confirm`}
-            name="confirmEmail"
-            type="email"
-            autoComplete="off"
-            error={del?.fieldErrors?.confirmEmail}
-            required
-          />
-          <button type="submit" className="danger">
-            Delete my account
-          </button>
-        </Form>
-      </section>
+      <p>
+        Your own account (and deleting it) is under <Link to="/settings/account">Account</Link>.
+      </p>
     </>
   );
 }

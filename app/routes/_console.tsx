@@ -38,7 +38,9 @@ export default function ConsoleLayout() {
         </nav>
         {selected ? <span className="current-workspace">{selected.name}</span> : null}
         <div className="account">
-          <span>{email}</span>
+          <NavLink to="/settings/account" aria-label={`Your account (${email})`}>
+            {email}
+          </NavLink>
           <Form method="post" action="/logout">
             <button type="submit">Sign out</button>
           </Form>

@@ -62,6 +62,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("workspace_id", "text", (c) => c.references("workspaces.id").onDelete("cascade"))
     .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("cascade"))
     .addColumn("actor_user_id", "text", (c) => c.references("users.id").onDelete("set null"))
+    .addColumn("target_user_id", "text", (c) => c.references("users.id").onDelete("set null"))
     .addColumn("action", "text", (c) => c.notNull())
     .addColumn("detail", "text", (c) => c.notNull().defaultTo("{}"))
     .addColumn("ip", "text")
@@ -75,6 +76,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex("audit_events_user_idx").on("audit_events").column("user_id").execute();
   await db.schema.createIndex("audit_events_actor_idx").on("audit_events").column("actor_user_id").execute();
+  await db.schema.createIndex("audit_events_target_idx").on("audit_events").column("target_user_id").execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

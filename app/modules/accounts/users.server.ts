@@ -9,6 +9,7 @@ import { isoNow } from "~/lib/clock.server";
 import { HttpError, badRequest, validate } from "~/lib/http.server";
 import { newId } from "~/lib/ids.server";
 import { hashPassword } from "~/modules/auth/password.server";
+import type { AppServices } from "~/lib/context";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 
 export const EmailSchema = z
@@ -123,4 +124,10 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
     await trx.deleteFrom("workspaces").where("owner_user_id", "=", userId).execute();
     await trx.deleteFrom("users").where("id", "=", userId).execute();
   });
+}
+
+/** Deletes the account and forgets its sign-in throttle counter (kept under a hash of the email). */
+export async function deleteAccount(services: Pick<AppServices, "db" | "authThrottle">, user: Pick<User, "id" | "email">) {
+  await deleteUser(services.db, user.id);
+  await services.authThrottle.forget(user.email);
 }

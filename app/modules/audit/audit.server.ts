@@ -6,6 +6,7 @@ import { newId } from "~/lib/ids.server";
 export interface AuditEntry {
   action: string;
   actorUserId: string | null;
+  targetUserId?: string | null;
   detail?: Record<string, unknown>;
   ip?: string | null;
 }
@@ -25,6 +26,7 @@ async function insert(db: Db, scope: { workspace_id: string | null; user_id: str
       id: newId(),
       ...scope,
       actor_user_id: entry.actorUserId,
+      target_user_id: entry.targetUserId ?? null,
       action: entry.action,
       detail: JSON.stringify(entry.detail ?? {}),
       ip: entry.ip ?? null,

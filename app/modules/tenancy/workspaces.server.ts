@@ -129,7 +129,7 @@ export function workspaceOf(db: Db, workspaceId: string) {
             .insertInto("workspace_members")
             .values({ workspace_id: workspaceId, user_id: user.id, role, created_at: isoNow() })
             .execute();
-          await recordWorkspaceEvent(trx, workspaceId, { action: "member.added", actorUserId, detail: { userId: user.id, role } });
+          await recordWorkspaceEvent(trx, workspaceId, { action: "member.added", actorUserId, targetUserId: user.id, detail: { role } });
         });
       } catch (error) {
         if (isUniqueViolation(error)) {
@@ -150,7 +150,7 @@ export function workspaceOf(db: Db, workspaceId: string) {
           .where("workspace_id", "=", workspaceId)
           .where("user_id", "=", userId)
           .execute();
-        await recordWorkspaceEvent(trx, workspaceId, { action: "member.role_changed", actorUserId, detail: { userId, role } });
+        await recordWorkspaceEvent(trx, workspaceId, { action: "member.role_changed", actorUserId, targetUserId: userId, detail: { role } });
       });
     },
 
@@ -166,7 +166,7 @@ export function workspaceOf(db: Db, workspaceId: string) {
           .where("user_id", "=", userId)
           .where("selected_workspace_id", "=", workspaceId)
           .execute();
-        await recordWorkspaceEvent(trx, workspaceId, { action: "member.removed", actorUserId, detail: { userId } });
+        await recordWorkspaceEvent(trx, workspaceId, { action: "member.removed", actorUserId, targetUserId: userId });
       });
     },
   };

@@ -1,0 +1,75 @@
+// /settings/account — the operator's own account; needs no workspace, so it works before the first one.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { type FormResult, formValues, runForm } from "~/lib/forms.server";
+import { badRequest } from "~/lib/http.server";
+import { deleteAccount } from "~/modules/accounts/users.server";
+import { clearSessionCookie } from "~/modules/auth/sessions.server";
+import { requireOperator } from "~/modules/tenancy/access.server";
+import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
+import { Field, FormMessage } from "~/ui/form";
+
+export const meta: MetaFunction = () => [{ title: "Your account · Atrium" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = await requireOperator(request, context);
+  const owned = (await workspacesOfUser(context.services.db, session.user.id)).filter((w) => w.role === "owner");
+  return { email: session.user.email, tier: session.user.tier, since: session.user.created_at, owned: owned.map((w) => w.name) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const session = await requireOperator(request, context);
+  const values = formValues(await request.formData());
+  return runForm("delete-account", async () => {
+    if ((values.confirmEmail ?? "").trim().toLowerCase() !== session.user.email) {
+      throw badRequest("Type your email exactly to confirm", [
+        { field: "confirmEmail", message: `Type ${session.user.email} to confirm` },
+      ]);
+    }
+    await deleteAccount(context.services, session.user);
+    return redirect("/login?deleted=1", { headers: { "Set-Cookie": clearSessionCookie(context) } });
+  });
+}
+
+export default function Account() {
+  const { email, tier, since, owned } = useLoaderData<typeof loader>();
+  const result = useActionData<FormResult>();
+  return (
+    <>
+      <h1>Your account</h1>
+      <section className="panel" aria-labelledby="account-details">
+        <h2 id="account-details">Details</h2>
+        <dl>
+          <dt>Email</dt>
+          <dd>{email}</dd>
+          <dt>Plan</dt>
+          <dd>{tier}</dd>
+          <dt>Member since</dt>
+          <dd>{new Date(since).toUTCString()}</dd>
+        </dl>
+      </section>
+      <section className="panel danger" aria-labelledby="delete-account">
+        <h2 id="delete-account">Delete your account</h2>
+        <p>
+          This deletes your account and your memberships, and every workspace you own
+          {owned.length ? ` (${owned.join(", ")})` : ""} with its site and data. It cannot be undone.
+        </p>
+        <FormMessage message={result?.fieldErrors?.confirmEmail ? undefined : result?.message} />
+        <Form method="post">
+          <Field
+            label={`Type your email (${email}) to confirm`}
+            name="confirmEmail"
+            type="email"
+            autoComplete="off"
+            error={result?.fieldErrors?.confirmEmail}
+            required
+          />
+          <button type="submit" className="danger">
+            Delete my account
+          </button>
+        </Form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Deleting an account leaves nothing of it in any table — counted over every table the database has, so
+ * a table added later is audited too — while other people's workspaces keep their data.
+ */
+import { createHash } from "node:crypto";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listTables } from "../../db/client";
+import { Client, PASSWORD, createWorkspace, signUp } from "../helpers/client";
+import { startServer, type TestServer } from "../helpers/server";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const idOf = async (email: string) =>
+  (await server.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
+const workspaceId = async (slug: string) =>
+  (await server.db.selectFrom("workspaces").select("id").where("slug", "=", slug).executeTakeFirstOrThrow()).id;
+
+/** Every row of every table in which any value mentions one of `needles`. */
+async function rowsMentioning(needles: string[]) {
+  const found: { table: string; row: Record<string, unknown> }[] = [];
+  for (const table of await listTables(server.db, server.database.dialect)) {
+    if (table.startsWith("kysely_migration")) continue;
+    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(server.db);
+    for (const row of rows.rows) {
+      const text = JSON.stringify(Object.values(row));
+      if (needles.some((n) => text.includes(n))) found.push({ table, row });
+    }
+  }
+  return found;
+}
+
+describe("deleting an account", () => {
+  it("refuses without the typed email, and deletes nothing", async () => {
+    const { client, email } = await signUp(server.url);
+    const res = await client.post("/settings/account", { confirmEmail: "someone-else@example.test" });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(`Type ${email} to confirm`);
+    expect(await idOf(email)).toBeTruthy();
+  });
+
+  it("removes the account, its workspaces and every row under them from every table, on this dialect", async () => {
+    // The account to delete: owns a workspace with a member, belongs to someone else's workspace, has two
+    // sessions, account events, workspace events elsewhere, and a failed sign-in on record.
+    const leaving = await signUp(server.url);
+    const teammate = await signUp(server.url);
+    const neighbour = await signUp(server.url);
+    await createWorkspace(leaving.client, "Leaving Ltd", "leaving-ltd");
+    await leaving.client.post("/settings", { intent: "add-member", email: teammate.email, role: "editor" });
+    await createWorkspace(neighbour.client, "Neighbour", "neighbour");
+    await neighbour.client.post("/settings", { intent: "add-member", email: leaving.email, role: "admin" });
+    await leaving.client.post("/?index", { intent: "select", workspaceId: await workspaceId("neighbour") });
+    await leaving.client.post("/settings", { intent: "add-member", email: teammate.email, role: "viewer" });
+    await new Client(server.url).post("/login", { email: leaving.email, password: "not the password" });
+    const secondDevice = new Client(server.url);
+    expect((await secondDevice.post("/login", { email: leaving.email, password: PASSWORD })).status).toBe(302);
+
+    const userId = await idOf(leaving.email);
+    const ownedId = await workspaceId("leaving-ltd");
+    const emailKey = createHash("sha256").update(leaving.email).digest("base64url");
+    const needles = [userId, ownedId, leaving.email, emailKey];
+    expect((await rowsMentioning(needles)).length).toBeGreaterThan(5);
+
+    const res = await leaving.client.post("/settings/account", { confirmEmail: leaving.email.toUpperCase() });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login?deleted=1");
+
+    expect(await rowsMentioning(needles)).toEqual([]);
+    expect((await secondDevice.get("/")).status).toBe(302);
+    expect((await fetch(`${server.url}/leaving-ltd`)).status).toBe(404);
+
+    // Everyone else keeps what is theirs: the neighbour's workspace, its members and its history.
+    expect((await fetch(`${server.url}/neighbour`)).status).toBe(200);
+    const neighbourMembers = await server.db
+      .selectFrom("workspace_members")
+      .select("user_id")
+      .where("workspace_id", "=", await workspaceId("neighbour"))
+      .execute();
+    expect(neighbourMembers.map((m) => m.user_id).sort()).toEqual([await idOf(neighbour.email), await idOf(teammate.email)].sort());
+    const history = await server.db
+      .selectFrom("audit_events")
+      .select(["action", "actor_user_id"])
+      .where("workspace_id", "=", await workspaceId("neighbour"))
+      .where("action", "=", "member.added")
+      .execute();
+    expect(history).toContainEqual({ action: "member.added", actor_user_id: null });
+    expect(await (await teammate.client.get("/")).text()).toContain("Neighbour");
+  });
+});
