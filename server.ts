@@ -4,6 +4,7 @@
  * build (its entry exports `bootstrap`), and request-scoped facts travel to it through getLoadContext.
  */
 import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { basename, dirname } from "node:path";
@@ -13,6 +14,7 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
+import type { ViteDevServer } from "vite";
 import { pinoHttp } from "pino-http";
 import type { AppRuntime, RequestScope } from "./app/lib/context";
 import type { BootstrapOptions } from "./app/bootstrap.server";
@@ -53,7 +55,7 @@ export interface ServerOptions {
 async function loadBuild(dev: boolean): Promise<{
   build: ServerBuild | (() => Promise<ServerBuild>);
   entry: AppEntry;
-  vite: import("vite").ViteDevServer | undefined;
+  vite: ViteDevServer | undefined;
 }> {
   if (!dev) {
     const build = (await import(pathToFileURL(`${ROOT}build/server/index.js`).href)) as ServerBuild;
@@ -102,7 +104,11 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
       },
       // Paths only: a query string may carry something secret, and logs are not the place for it.
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split("?")[0] }),
+        req: (req: { id: string; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          path: req.url.split("?")[0],
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       autoLogging: { ignore: (req) => (req.url ?? "").startsWith("/assets/") },
@@ -172,7 +178,8 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
     createRequestHandler({
       build,
       mode: dev ? "development" : "production",
-      getLoadContext: (req, res) => runtime.createLoadContext({ ...(res.locals.scope as RequestScope), logger: req.log }),
+      getLoadContext: (req, res) =>
+        runtime.createLoadContext({ ...(res.locals.scope as RequestScope), logger: req.log }),
     }),
   );
 
@@ -210,6 +217,8 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
 
 /** Starts a server from the environment and stops it cleanly on SIGTERM/SIGINT (used by `npm start`). */
 export async function main() {
+  // A .env beside package.json fills in what the real environment does not set.
+  if (existsSync(`${ROOT}.env`)) process.loadEnvFile(`${ROOT}.env`);
   const dev = process.env.NODE_ENV === "development";
   const atrium = await createAtriumServer({ dev });
   const url = await atrium.listen();

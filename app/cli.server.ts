@@ -8,7 +8,14 @@ import { migrateToLatest } from "~db/migrate";
 import { seedDemo, DEMO_OPERATOR } from "~db/seed";
 import { HttpError } from "~/lib/http.server";
 import { parseEnv } from "~/lib/env.server";
-import { TierSchema, createUser, deleteAccount, findUserByEmail, setStatus, setTier } from "~/modules/accounts/users.server";
+import {
+  TierSchema,
+  createUser,
+  deleteAccount,
+  findUserByEmail,
+  setStatus,
+  setTier,
+} from "~/modules/accounts/users.server";
 import { createAuthThrottle } from "~/modules/auth/throttle.server";
 import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
 
@@ -94,7 +101,9 @@ async function admin(args: string[], io: Io): Promise<void> {
     case "users:delete": {
       const email = need(positionals[0], "<email>");
       if (!values.yes) {
-        throw new UsageError(`Deleting ${email} removes every workspace it owns and cannot be undone. Add --yes to confirm.`);
+        throw new UsageError(
+          `Deleting ${email} removes every workspace it owns and cannot be undone. Add --yes to confirm.`,
+        );
       }
       const owned = await withDatabase(async (db, _applied, handle) => {
         const user = await findUserByEmail(db, email);

@@ -20,10 +20,17 @@ export { runCli } from "./cli.server";
 
 export const streamTimeout = 5_000;
 
-const COMMON_CSP = ["default-src 'self'", "base-uri 'none'", "object-src 'none'", "form-action 'self'", "img-src 'self' data:"];
+const COMMON_CSP = [
+  "default-src 'self'",
+  "base-uri 'none'",
+  "object-src 'none'",
+  "form-action 'self'",
+  "img-src 'self' data:",
+];
 
 function contentSecurityPolicy(interactive: boolean, nonce: string, development: boolean): string {
-  if (!interactive) return [...COMMON_CSP, "script-src 'none'", "style-src 'self'", "frame-ancestors 'self'"].join("; ");
+  if (!interactive)
+    return [...COMMON_CSP, "script-src 'none'", "style-src 'self'", "frame-ancestors 'self'"].join("; ");
   return [
     ...COMMON_CSP,
     `script-src 'self' 'nonce-${nonce}'`,
@@ -46,7 +53,12 @@ export default function handleRequest(
   const nonce = interactive ? loadContext.request.nonce : "";
   const log = loadContext.request.log;
   log.callerType ??= contractFor(new URL(request.url).pathname).caller;
-  log.route ??= "/" + matches.map((m) => m.route.path).filter(Boolean).join("/");
+  log.route ??=
+    "/" +
+    matches
+      .map((m) => m.route.path)
+      .filter(Boolean)
+      .join("/");
   log.failure ??= failureCategory(responseStatusCode);
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
@@ -69,7 +81,10 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           resolve(
-            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
           );
           pipe(body);
         },

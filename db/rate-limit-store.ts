@@ -3,11 +3,7 @@
  * on Postgres, are shared by every process (DESIGN rule 6). rate-limiter-flexible has a store for each
  * of our drivers; this is the only place that picks one.
  */
-import {
-  RateLimiterPostgres,
-  RateLimiterSQLite,
-  type RateLimiterAbstract,
-} from "rate-limiter-flexible";
+import { RateLimiterPostgres, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { DatabaseHandle } from "./client";
 
 export interface CounterOptions {
@@ -27,7 +23,8 @@ export async function createCounter(handle: DatabaseHandle, options: CounterOpti
     tableName: TABLE,
   };
   return new Promise((resolvePromise, reject) => {
-    const ready = (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolvePromise(limiter));
+    const ready = (err?: unknown) =>
+      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolvePromise(limiter);
     const limiter: RateLimiterAbstract =
       handle.driver.dialect === "sqlite"
         ? new RateLimiterSQLite({ ...common, storeClient: handle.driver.client, storeType: "better-sqlite3" }, ready)

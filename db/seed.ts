@@ -10,7 +10,10 @@ export const DEMO_OPERATOR = { email: "demo@atrium.test", password: "atrium-demo
 export const DEMO_WORKSPACE = { name: "Harbor Bakery", slug: "harbor-bakery" } as const;
 
 export async function isEmpty(db: Db): Promise<boolean> {
-  const row = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n) === 0;
 }
 

@@ -3,6 +3,7 @@
  * missing or older than the sources (so `npm ci && npm start` works on a fresh clone), then runs the
  * compiled server or the CLI in the server build.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT, buildIsCurrent } from "./build-state.mjs";
@@ -14,10 +15,15 @@ async function ensureBuild() {
   try {
     ({ buildAll } = await import("./build.mjs"));
   } catch {
-    throw new Error("The build is missing or stale and the build tools are not installed: run `npm ci && npm run build`.");
+    throw new Error(
+      "The build is missing or stale and the build tools are not installed: run `npm ci && npm run build`.",
+    );
   }
   await buildAll({ quiet: true });
 }
+
+// A .env beside package.json fills in what the real environment does not set.
+if (existsSync(join(ROOT, ".env"))) process.loadEnvFile(join(ROOT, ".env"));
 
 const [command, ...args] = process.argv.slice(2);
 try {

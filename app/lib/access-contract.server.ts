@@ -22,7 +22,11 @@ export const ACCESS_CONTRACT: readonly ContractRow[] = [
   { prefix: /^\/api\/internal\//, caller: "internal", credential: "INTERNAL_SERVICE_SECRET + workspace id" },
   { prefix: /^\/api\/cron\//, caller: "scheduler", credential: "CRON_SECRET" },
   { prefix: /^\/api\/webhooks\//, caller: "provider", credential: "signature or shared secret of the sender" },
-  { prefix: /^\/api\/v1\//, caller: "customer", credential: "site by host/header/query; customer session or manage token" },
+  {
+    prefix: /^\/api\/v1\//,
+    caller: "customer",
+    credential: "site by host/header/query; customer session or manage token",
+  },
   { prefix: /^\/oauth\//, caller: "integrator", credential: "OAuth client credentials" },
   { prefix: /^\/api\//, caller: "public", credential: "none (technical routes)" },
 ];

@@ -9,14 +9,7 @@ import type { Env } from "~/lib/env.server";
 
 /** The spec's caller types, plus the integrator of the token API and the signer of SOP triggers. */
 export type CallerType =
-  | "public"
-  | "customer"
-  | "operator"
-  | "integrator"
-  | "trigger"
-  | "scheduler"
-  | "provider"
-  | "internal";
+  "public" | "customer" | "operator" | "integrator" | "trigger" | "scheduler" | "provider" | "internal";
 
 /** The spec's diagnosis order: cache, authorization, validation, provider state, missing data. */
 export type FailureCategory = "cache" | "authorization" | "validation" | "provider" | "missing-data" | "server";

@@ -74,10 +74,18 @@ export default function WorkspacePicker() {
 
       <section className="panel" aria-labelledby="new-workspace">
         <h2 id="new-workspace">New workspace</h2>
-        {result?.intent === "create" && !errors?.name && !errors?.slug ? <FormMessage message={result.message} /> : null}
+        {result?.intent === "create" && !errors?.name && !errors?.slug ? (
+          <FormMessage message={result.message} />
+        ) : null}
         <Form method="post">
           <input type="hidden" name="intent" value="create" />
-          <Field label="Name" name="name" error={errors?.name} required hint="Your business's name, as customers see it." />
+          <Field
+            label="Name"
+            name="name"
+            error={errors?.name}
+            required
+            hint="Your business's name, as customers see it."
+          />
           <Field
             label="Site address"
             name="slug"

@@ -15,7 +15,12 @@ export const meta: MetaFunction = () => [{ title: "Your account · Atrium" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await requireOperator(request, context);
   const owned = (await workspacesOfUser(context.services.db, session.user.id)).filter((w) => w.role === "owner");
-  return { email: session.user.email, tier: session.user.tier, since: session.user.created_at, owned: owned.map((w) => w.name) };
+  return {
+    email: session.user.email,
+    tier: session.user.tier,
+    since: session.user.created_at,
+    owned: owned.map((w) => w.name),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -15,7 +15,9 @@ export const loader = apiRoute({
   POST: async ({ request, context }) => {
     const session = await requireOperator(request, context, "api");
     const { workspaceId } = await readJson(request, SwitchWorkspace, context);
-    return Response.json(await switchWorkspace(context, session, workspaceId), { headers: { "Cache-Control": "no-store" } });
+    return Response.json(await switchWorkspace(context, session, workspaceId), {
+      headers: { "Cache-Control": "no-store" },
+    });
   },
 });
 

@@ -1,4 +1,10 @@
-import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  HeadersFunction,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { useSearchParams } from "@remix-run/react";
 import { redirectIfSignedIn, retryAfterOf, signInWith } from "~/modules/auth/sign-in.server";
 import { AuthPage } from "~/ui/auth-page";
@@ -18,5 +24,10 @@ export const action = ({ request, context }: ActionFunctionArgs) => signInWith("
 
 export default function Login() {
   const [params] = useSearchParams();
-  return <AuthPage mode="login" notice={params.get("deleted") ? "Your account and its workspaces were deleted." : undefined} />;
+  return (
+    <AuthPage
+      mode="login"
+      notice={params.get("deleted") ? "Your account and its workspaces were deleted." : undefined}
+    />
+  );
 }

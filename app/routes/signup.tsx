@@ -1,4 +1,10 @@
-import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  HeadersFunction,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { redirectIfSignedIn, retryAfterOf, signInWith } from "~/modules/auth/sign-in.server";
 import { AuthPage } from "~/ui/auth-page";
 import consoleCss from "~/styles/console.css?url";

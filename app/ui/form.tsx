@@ -14,7 +14,18 @@ export interface FieldProps {
 }
 
 /** A labelled input whose server-side error sits next to it and is announced to assistive technology. */
-export function Field({ label, name, type = "text", defaultValue, error, hint, autoComplete, required, disabled, prefix }: FieldProps) {
+export function Field({
+  label,
+  name,
+  type = "text",
+  defaultValue,
+  error,
+  hint,
+  autoComplete,
+  required,
+  disabled,
+  prefix,
+}: FieldProps) {
   const id = `field-${name}`;
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (

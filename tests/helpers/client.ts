@@ -79,5 +79,6 @@ export async function signUp(base: string, email = uniqueEmail()): Promise<{ cli
 export async function createWorkspace(client: Client, name: string, slug: string): Promise<void> {
   // `?index`: a form on an index route posts to that route, not to its layout.
   const response = await client.post("/?index", { intent: "create", name, slug });
-  if (response.status !== 302) throw new Error(`workspace creation failed with ${response.status}: ${await response.text()}`);
+  if (response.status !== 302)
+    throw new Error(`workspace creation failed with ${response.status}: ${await response.text()}`);
 }

@@ -80,7 +80,9 @@ describe("deleting an account", () => {
       .select("user_id")
       .where("workspace_id", "=", await workspaceId("neighbour"))
       .execute();
-    expect(neighbourMembers.map((m) => m.user_id).sort()).toEqual([await idOf(neighbour.email), await idOf(teammate.email)].sort());
+    expect(neighbourMembers.map((m) => m.user_id).sort()).toEqual(
+      [await idOf(neighbour.email), await idOf(teammate.email)].sort(),
+    );
     const history = await server.db
       .selectFrom("audit_events")
       .select(["action", "actor_user_id"])

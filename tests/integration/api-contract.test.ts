@@ -1,6 +1,6 @@
 /** The error contract on /api/* (DESIGN rule 3), through real HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, signUp } from "../helpers/client";
+import { type Client, signUp } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
 let server: TestServer;
@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const body = (status: number, error: string) => expect.objectContaining({ error, statusCode: status, message: expect.any(String) });
+const body = (status: number, error: string) =>
+  expect.objectContaining({ error, statusCode: status, message: expect.any(String) });
 
 describe("unknown /api/* paths", () => {
   it.each(["/api/nope", "/api", "/api/v1/does/not/exist", "/api/health/nope"])("GET %s is a JSON 404", async (path) => {
@@ -50,7 +51,11 @@ describe("request bodies", () => {
   it("refuses malformed JSON with 400", async () => {
     const res = await operator.postJson("/api/editor/session", '{"workspaceId": ');
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "Bad Request", message: "The request body is not valid JSON", statusCode: 400 });
+    expect(await res.json()).toEqual({
+      error: "Bad Request",
+      message: "The request body is not valid JSON",
+      statusCode: 400,
+    });
   });
 
   it("refuses a body that fails validation with 400 and the issues by field", async () => {

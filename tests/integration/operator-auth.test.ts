@@ -75,9 +75,17 @@ describe("sign-in and sessions", () => {
     const anonymous = await new Client(server.url).get("/settings");
     expect(anonymous.status).toBe(302);
     expect(anonymous.headers.get("location")).toBe("/login?redirectTo=%2Fsettings");
-    const back = await new Client(server.url).post("/login?redirectTo=%2Fsettings", { email, password: PASSWORD, redirectTo: "/settings" });
+    const back = await new Client(server.url).post("/login?redirectTo=%2Fsettings", {
+      email,
+      password: PASSWORD,
+      redirectTo: "/settings",
+    });
     expect(back.headers.get("location")).toBe("/settings");
-    const offsite = await new Client(server.url).post("/login", { email, password: PASSWORD, redirectTo: "//evil.test/x" });
+    const offsite = await new Client(server.url).post("/login", {
+      email,
+      password: PASSWORD,
+      redirectTo: "//evil.test/x",
+    });
     expect(offsite.headers.get("location")).toBe("/");
   });
 
@@ -122,7 +130,11 @@ describe("sign-in and sessions", () => {
   it("expires a session past its absolute lifetime even when active", async () => {
     const { client } = await signUp(server.url);
     const id = sha256(client.cookie(COOKIE)!);
-    await server.db.updateTable("sessions").set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where("id", "=", id).execute();
+    await server.db
+      .updateTable("sessions")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", id)
+      .execute();
     expect((await client.get("/")).status).toBe(302);
   });
 
@@ -132,7 +144,11 @@ describe("sign-in and sessions", () => {
     const sixDaysAgo = new Date(Date.now() - 6 * 86_400_000).toISOString();
     await server.db.updateTable("sessions").set({ last_seen_at: sixDaysAgo }).where("id", "=", id).execute();
     expect((await client.get("/")).status).toBe(200);
-    const row = await server.db.selectFrom("sessions").select("last_seen_at").where("id", "=", id).executeTakeFirstOrThrow();
+    const row = await server.db
+      .selectFrom("sessions")
+      .select("last_seen_at")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(Date.parse(row.last_seen_at)).toBeGreaterThan(Date.now() - 60_000);
   });
 });
@@ -147,7 +163,10 @@ describe("throttling", () => {
         expect((await client.post("/login", { email, password: "wrong password!" })).status).toBe(401);
       }
       // The right password, from a fresh address: still refused until the window passes.
-      const blocked = await new Client(throttled.url, { "x-forwarded-for": "198.51.100.50" }).post("/login", { email, password: PASSWORD });
+      const blocked = await new Client(throttled.url, { "x-forwarded-for": "198.51.100.50" }).post("/login", {
+        email,
+        password: PASSWORD,
+      });
       expect(blocked.status).toBe(429);
       const retryAfter = Number(blocked.headers.get("retry-after"));
       expect(retryAfter).toBeGreaterThan(14 * 60);
@@ -181,7 +200,10 @@ describe("throttling", () => {
         const spoofed = new Client(direct.url, { "x-forwarded-for": `192.0.2.${i}` });
         await spoofed.post("/login", { email: uniqueEmail(), password: "x" });
       }
-      const res = await new Client(direct.url, { "x-forwarded-for": "192.0.2.99" }).post("/login", { email: uniqueEmail(), password: "x" });
+      const res = await new Client(direct.url, { "x-forwarded-for": "192.0.2.99" }).post("/login", {
+        email: uniqueEmail(),
+        password: "x",
+      });
       expect(res.status).toBe(429);
     } finally {
       await direct.close();
@@ -195,11 +217,22 @@ describe("throttling", () => {
       for (let i = 0; i < 2; i += 1) {
         expect((await new Client(first.url).post("/signup", { email: "bad", password: "x" })).status).toBe(400);
       }
-      expect((await new Client(first.url).post("/signup", { email: uniqueEmail(), password: PASSWORD })).status).toBe(429);
+      expect((await new Client(first.url).post("/signup", { email: uniqueEmail(), password: PASSWORD })).status).toBe(
+        429,
+      );
       await first.atrium.close();
       const { createAtriumServer } = await import("../../server");
       const again = await createAtriumServer({
-        env: { NODE_ENV: "test", DATABASE_URL: url, PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "silent", SHUTDOWN_TIMEOUT_MS: "300", AUTH_THROTTLE_MAX_FAILURES: "2" },
+        env: {
+          NODE_ENV: "test",
+          DATABASE_URL: url,
+          PORT: "0",
+          HOST: "127.0.0.1",
+          SEED_DEMO: "false",
+          LOG_LEVEL: "silent",
+          SHUTDOWN_TIMEOUT_MS: "300",
+          AUTH_THROTTLE_MAX_FAILURES: "2",
+        },
       });
       const base = await again.listen();
       try {
@@ -216,7 +249,11 @@ describe("throttling", () => {
 describe("cross-site request forgery", () => {
   it("refuses a console form post from another origin", async () => {
     const { client } = await signUp(server.url);
-    const res = await client.post("/?index", { intent: "create", name: "Evil", slug: "evil-co" }, { origin: "https://evil.test", "sec-fetch-site": "cross-site" });
+    const res = await client.post(
+      "/?index",
+      { intent: "create", name: "Evil", slug: "evil-co" },
+      { origin: "https://evil.test", "sec-fetch-site": "cross-site" },
+    );
     expect(res.status).toBe(403);
     const rows = await server.db.selectFrom("workspaces").select("slug").where("slug", "=", "evil-co").execute();
     expect(rows).toHaveLength(0);
@@ -224,9 +261,15 @@ describe("cross-site request forgery", () => {
 
   it("refuses a cross-site sign-out and sign-in", async () => {
     const { client, email } = await signUp(server.url);
-    expect((await client.post("/logout", {}, { origin: "https://evil.test", "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect(
+      (await client.post("/logout", {}, { origin: "https://evil.test", "sec-fetch-site": "cross-site" })).status,
+    ).toBe(403);
     expect((await client.get("/")).status).toBe(200);
-    const login = await new Client(server.url).post("/login", { email, password: PASSWORD }, { origin: "https://evil.test", "sec-fetch-site": "cross-site" });
+    const login = await new Client(server.url).post(
+      "/login",
+      { email, password: PASSWORD },
+      { origin: "https://evil.test", "sec-fetch-site": "cross-site" },
+    );
     expect(login.status).toBe(403);
   });
 

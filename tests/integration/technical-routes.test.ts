@@ -54,7 +54,9 @@ describe("routing test and request logs", () => {
   });
 
   it("resolves the site from the X-Atrium-Site header or the site parameter, never an unknown one", async () => {
-    const byHeader = await (await fetch(`${server.url}/api/routing-test?path=/api/v1/search`, { headers: { "x-atrium-site": "acme" } })).json();
+    const byHeader = await (
+      await fetch(`${server.url}/api/routing-test?path=/api/v1/search`, { headers: { "x-atrium-site": "acme" } })
+    ).json();
     expect(byHeader).toMatchObject({ site: { slug: "acme", name: "Acme", via: "header" }, callerType: "customer" });
     const byQuery = await (await fetch(`${server.url}/api/routing-test?path=/api/v1/search&site=acme`)).json();
     expect(byQuery.site).toMatchObject({ slug: "acme", via: "query" });

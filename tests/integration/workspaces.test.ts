@@ -1,6 +1,6 @@
 /** Workspaces, the picker, settings and members, through the console's own forms. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, createWorkspace, signUp } from "../helpers/client";
+import { type Client, createWorkspace, signUp } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
 let server: TestServer;
@@ -84,9 +84,17 @@ describe("settings and members", () => {
     admin = await signUp(server.url);
     viewer = await signUp(server.url);
     await createWorkspace(owner.client, "Members Co", "members-co");
-    expect((await owner.client.post("/settings", { intent: "add-member", email: admin.email, role: "admin" })).status).toBe(200);
-    expect((await owner.client.post("/settings", { intent: "add-member", email: viewer.email, role: "viewer" })).status).toBe(200);
-    const workspace = await server.db.selectFrom("workspaces").select("id").where("slug", "=", "members-co").executeTakeFirstOrThrow();
+    expect(
+      (await owner.client.post("/settings", { intent: "add-member", email: admin.email, role: "admin" })).status,
+    ).toBe(200);
+    expect(
+      (await owner.client.post("/settings", { intent: "add-member", email: viewer.email, role: "viewer" })).status,
+    ).toBe(200);
+    const workspace = await server.db
+      .selectFrom("workspaces")
+      .select("id")
+      .where("slug", "=", "members-co")
+      .executeTakeFirstOrThrow();
     for (const m of [admin, viewer]) {
       const res = await m.client.post("/?index", { intent: "select", workspaceId: workspace.id });
       expect(res.status).toBe(302);
@@ -99,7 +107,11 @@ describe("settings and members", () => {
   });
 
   it("lets an admin rename the workspace and move its site", async () => {
-    const res = await admin.client.post("/settings", { intent: "workspace", name: "Members & Co", slug: "members-and-co" });
+    const res = await admin.client.post("/settings", {
+      intent: "workspace",
+      name: "Members & Co",
+      slug: "members-and-co",
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Saved.");
     const site = await fetch(`${server.url}/members-and-co`);
@@ -115,7 +127,11 @@ describe("settings and members", () => {
   });
 
   it("refuses every change from a viewer with 403", async () => {
-    const before = await server.db.selectFrom("workspaces").select(["name", "slug"]).where("slug", "=", "members-and-co").executeTakeFirstOrThrow();
+    const before = await server.db
+      .selectFrom("workspaces")
+      .select(["name", "slug"])
+      .where("slug", "=", "members-and-co")
+      .executeTakeFirstOrThrow();
     const attempts: Record<string, string>[] = [
       { intent: "workspace", name: "Hijacked", slug: "hijacked" },
       { intent: "add-member", email: owner.email, role: "admin" },
@@ -124,21 +140,37 @@ describe("settings and members", () => {
     for (const fields of attempts) {
       expect((await viewer.client.post("/settings", fields)).status, fields.intent).toBe(403);
     }
-    const after = await server.db.selectFrom("workspaces").select(["name", "slug"]).where("slug", "=", "members-and-co").executeTakeFirstOrThrow();
+    const after = await server.db
+      .selectFrom("workspaces")
+      .select(["name", "slug"])
+      .where("slug", "=", "members-and-co")
+      .executeTakeFirstOrThrow();
     expect(after).toEqual(before);
-    expect(await (await viewer.client.get("/settings")).text()).toContain("you can see these settings but not change them");
+    expect(await (await viewer.client.get("/settings")).text()).toContain(
+      "you can see these settings but not change them",
+    );
   });
 
   it("never removes or demotes the owner", async () => {
     const ownerId = await userId(owner.email);
     expect((await admin.client.post("/settings", { intent: "remove-member", userId: ownerId })).status).toBe(403);
-    expect((await admin.client.post("/settings", { intent: "change-role", userId: ownerId, role: "viewer" })).status).toBe(403);
-    const role = await server.db.selectFrom("workspace_members").select("role").where("user_id", "=", ownerId).executeTakeFirstOrThrow();
+    expect(
+      (await admin.client.post("/settings", { intent: "change-role", userId: ownerId, role: "viewer" })).status,
+    ).toBe(403);
+    const role = await server.db
+      .selectFrom("workspace_members")
+      .select("role")
+      .where("user_id", "=", ownerId)
+      .executeTakeFirstOrThrow();
     expect(role.role).toBe("owner");
   });
 
   it("refuses to add an unknown email or an existing member, with the reason by the field", async () => {
-    const unknown = await owner.client.post("/settings", { intent: "add-member", email: "nobody@example.test", role: "editor" });
+    const unknown = await owner.client.post("/settings", {
+      intent: "add-member",
+      email: "nobody@example.test",
+      role: "editor",
+    });
     expect(unknown.status).toBe(400);
     expect(await unknown.text()).toContain("ask them to sign up first");
     const again = await owner.client.post("/settings", { intent: "add-member", email: admin.email, role: "editor" });
@@ -148,8 +180,18 @@ describe("settings and members", () => {
 
   it("changes a role, and removing a member ends their access at once", async () => {
     const viewerId = await userId(viewer.email);
-    expect((await owner.client.post("/settings", { intent: "change-role", userId: viewerId, role: "editor" })).status).toBe(200);
-    expect((await server.db.selectFrom("workspace_members").select("role").where("user_id", "=", viewerId).executeTakeFirstOrThrow()).role).toBe("editor");
+    expect(
+      (await owner.client.post("/settings", { intent: "change-role", userId: viewerId, role: "editor" })).status,
+    ).toBe(200);
+    expect(
+      (
+        await server.db
+          .selectFrom("workspace_members")
+          .select("role")
+          .where("user_id", "=", viewerId)
+          .executeTakeFirstOrThrow()
+      ).role,
+    ).toBe("editor");
     expect((await owner.client.post("/settings", { intent: "remove-member", userId: viewerId })).status).toBe(200);
     const res = await viewer.client.get("/settings");
     expect(res.status).toBe(302);
@@ -162,7 +204,9 @@ describe("settings and members", () => {
     expect(html).toMatch(/Invite a teammate<span class="visually-hidden"> \(done\)/);
     const solo = await signUp(server.url);
     await createWorkspace(solo.client, "Solo", "solo-shop");
-    expect(await (await solo.client.get("/get-started")).text()).toMatch(/Invite a teammate<span class="visually-hidden"> \(to do\)/);
+    expect(await (await solo.client.get("/get-started")).text()).toMatch(
+      /Invite a teammate<span class="visually-hidden"> \(to do\)/,
+    );
   });
 });
 
@@ -171,7 +215,11 @@ describe("tenant isolation", () => {
     const a = await signUp(server.url);
     const b = await signUp(server.url);
     await createWorkspace(b.client, "Bee", "bee-only");
-    const bee = await server.db.selectFrom("workspaces").select("id").where("slug", "=", "bee-only").executeTakeFirstOrThrow();
+    const bee = await server.db
+      .selectFrom("workspaces")
+      .select("id")
+      .where("slug", "=", "bee-only")
+      .executeTakeFirstOrThrow();
     const form = await a.client.post("/?index", { intent: "select", workspaceId: bee.id });
     expect(form.status).toBe(404);
     const api = await a.client.postJson("/api/editor/session", { workspaceId: bee.id });
@@ -212,7 +260,9 @@ describe("the editor session API", () => {
       user: { email, tier: "free" },
       workspace: { slug: "editor-co", name: "Editor Co", role: "owner" },
     });
-    const bearer = await fetch(`${server.url}/api/editor/session`, { headers: { authorization: "Bearer atr_live_whatever" } });
+    const bearer = await fetch(`${server.url}/api/editor/session`, {
+      headers: { authorization: "Bearer atr_live_whatever" },
+    });
     expect(bearer.status).toBe(401);
     expect(await bearer.json()).toMatchObject({ error: "Unauthorized", statusCode: 401 });
   });

@@ -19,10 +19,7 @@ export const EmailSchema = z
   .max(254, "Use at most 254 characters")
   .pipe(z.email("Enter a valid email address"));
 
-export const PasswordSchema = z
-  .string()
-  .min(10, "Use at least 10 characters")
-  .max(256, "Use at most 256 characters");
+export const PasswordSchema = z.string().min(10, "Use at least 10 characters").max(256, "Use at most 256 characters");
 
 export const TierSchema = z.enum(TIERS as [Tier, ...Tier[]]);
 
@@ -127,7 +124,10 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
 }
 
 /** Deletes the account and forgets its sign-in throttle counter (kept under a hash of the email). */
-export async function deleteAccount(services: Pick<AppServices, "db" | "authThrottle">, user: Pick<User, "id" | "email">) {
+export async function deleteAccount(
+  services: Pick<AppServices, "db" | "authThrottle">,
+  user: Pick<User, "id" | "email">,
+) {
   await deleteUser(services.db, user.id);
   await services.authThrottle.forget(user.email);
 }

@@ -11,7 +11,10 @@ import { EmailSchema, PasswordSchema, createUser, findCredentials, type User } f
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { burnPasswordCheck, verifyPassword } from "./password.server";
 
-const LoginForm = z.object({ email: z.string().trim().min(1, "Enter your email"), password: z.string().min(1, "Enter your password") });
+const LoginForm = z.object({
+  email: z.string().trim().min(1, "Enter your email"),
+  password: z.string().min(1, "Enter your password"),
+});
 const SignupForm = z.object({ email: EmailSchema, password: PasswordSchema });
 
 const INCORRECT = "Email or password is incorrect";
@@ -25,7 +28,10 @@ async function throttled<T>(context: AppLoadContext, email: string, attempt: () 
   const ip = context.request.ip;
   const wait = await authThrottle.retryAfter(email, ip);
   if (wait > 0) {
-    throw tooManyRequests(wait, `Too many attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? "s" : ""}.`);
+    throw tooManyRequests(
+      wait,
+      `Too many attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? "s" : ""}.`,
+    );
   }
   try {
     const result = await attempt();
@@ -58,7 +64,11 @@ export function authenticatorFor(context: AppLoadContext): Authenticator<User> {
           if (account.status !== "active") {
             throw new HttpError(403, "This account is suspended. Contact the administrator of this Atrium server.");
           }
-          await recordAccountEvent(db, account.id, { action: "account.signed_in", actorUserId: account.id, ip: context.request.ip });
+          await recordAccountEvent(db, account.id, {
+            action: "account.signed_in",
+            actorUserId: account.id,
+            ip: context.request.ip,
+          });
           const { password_hash: _hash, ...user } = account;
           return user;
         });

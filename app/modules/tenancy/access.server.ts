@@ -13,7 +13,6 @@ import { workspaceOf, type Workspace, type WorkspaceRepo } from "./workspaces.se
 
 type Mode = "page" | "api";
 
-
 export interface WorkspaceAccess {
   session: OperatorSession;
   workspace: Workspace;

@@ -97,8 +97,16 @@ export function workspaceOf(db: Db, workspaceId: string) {
       const slug = validate(SlugSchema, input.slug, "slug");
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.updateTable("workspaces").set({ name, slug, updated_at: isoNow() }).where("id", "=", workspaceId).execute();
-          await recordWorkspaceEvent(trx, workspaceId, { action: "workspace.updated", actorUserId, detail: { name, slug } });
+          await trx
+            .updateTable("workspaces")
+            .set({ name, slug, updated_at: isoNow() })
+            .where("id", "=", workspaceId)
+            .execute();
+          await recordWorkspaceEvent(trx, workspaceId, {
+            action: "workspace.updated",
+            actorUserId,
+            detail: { name, slug },
+          });
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw slugTaken();
@@ -110,13 +118,19 @@ export function workspaceOf(db: Db, workspaceId: string) {
       (
         await members()
           .innerJoin("users", "users.id", "workspace_members.user_id")
-          .select(["users.id as userId", "users.email", "workspace_members.role", "workspace_members.created_at as createdAt"])
+          .select([
+            "users.id as userId",
+            "users.email",
+            "workspace_members.role",
+            "workspace_members.created_at as createdAt",
+          ])
           .orderBy("workspace_members.created_at")
           .execute()
       ).map((m) => ({ ...m })),
 
     async addMember(actorUserId: string, email: string, role: Role) {
-      if (!ASSIGNABLE_ROLES.includes(role)) throw badRequest("Choose a role", [{ field: "role", message: "Choose admin, editor or viewer" }]);
+      if (!ASSIGNABLE_ROLES.includes(role))
+        throw badRequest("Choose a role", [{ field: "role", message: "Choose admin, editor or viewer" }]);
       const user = await findUserByEmail(db, email);
       if (!user) {
         throw badRequest("No account uses that email", [
@@ -129,7 +143,12 @@ export function workspaceOf(db: Db, workspaceId: string) {
             .insertInto("workspace_members")
             .values({ workspace_id: workspaceId, user_id: user.id, role, created_at: isoNow() })
             .execute();
-          await recordWorkspaceEvent(trx, workspaceId, { action: "member.added", actorUserId, targetUserId: user.id, detail: { role } });
+          await recordWorkspaceEvent(trx, workspaceId, {
+            action: "member.added",
+            actorUserId,
+            targetUserId: user.id,
+            detail: { role },
+          });
         });
       } catch (error) {
         if (isUniqueViolation(error)) {
@@ -150,7 +169,12 @@ export function workspaceOf(db: Db, workspaceId: string) {
           .where("workspace_id", "=", workspaceId)
           .where("user_id", "=", userId)
           .execute();
-        await recordWorkspaceEvent(trx, workspaceId, { action: "member.role_changed", actorUserId, targetUserId: userId, detail: { role } });
+        await recordWorkspaceEvent(trx, workspaceId, {
+          action: "member.role_changed",
+          actorUserId,
+          targetUserId: userId,
+          detail: { role },
+        });
       });
     },
 
@@ -158,7 +182,11 @@ export function workspaceOf(db: Db, workspaceId: string) {
       const member = await memberOrThrow(userId);
       if (member.role === "owner") throw forbidden("The owner cannot be removed");
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom("workspace_members").where("workspace_id", "=", workspaceId).where("user_id", "=", userId).execute();
+        await trx
+          .deleteFrom("workspace_members")
+          .where("workspace_id", "=", workspaceId)
+          .where("user_id", "=", userId)
+          .execute();
         // A removed member's sessions must not keep this workspace selected.
         await trx
           .updateTable("sessions")

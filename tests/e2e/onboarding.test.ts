@@ -1,0 +1,102 @@
+/** A new operator, in a real browser: sign up, create a workspace, find it in the picker, open its site. */
+import { existsSync } from "node:fs";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_PATH, openBrowser } from "../helpers/browser";
+import { uniqueEmail } from "../helpers/client";
+import { startServer, type TestServer } from "../helpers/server";
+
+let server: TestServer;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  // Fail, never skip: a missing browser is a broken test machine, and .ci/run installs it.
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium`);
+  server = await startServer();
+  browser = await openBrowser();
+  context = browser.context;
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function createWorkspace(page: Page, name: string, slug: string) {
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Site address").fill(slug);
+  await page.getByRole("button", { name: "Create workspace" }).click();
+}
+
+describe("onboarding in Chromium", () => {
+  const email = uniqueEmail("e2e");
+  const password = "a long enough password";
+
+  it("signs up, creates Acme at /acme, sees it in the picker and opens its site", async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+
+    await page.goto(`${server.url}/`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Create account" }).click();
+
+    await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
+    await page.getByText("You have no workspaces yet").waitFor();
+    await createWorkspace(page, "Acme", "acme");
+
+    await page.getByRole("heading", { name: "Get started with Acme" }).waitFor();
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Workspaces" }).click();
+    const picker = page.getByRole("list", { name: "Workspaces" });
+    await picker.getByText("Acme", { exact: true }).waitFor();
+    expect(await picker.textContent()).toContain("/acme");
+
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "View site" }).click();
+    await page.getByRole("heading", { level: 1, name: "Acme" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/acme");
+    expect(await page.title()).toBe("Acme");
+    // The public page runs no script: CSP says so, and no CSP violation or error was reported.
+    expect(await page.locator("script").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? "/tmp"}/atrium-acme-site.png` });
+    await page.close();
+  });
+
+  it.each([
+    ["settings", "reserved for Atrium's own pages"],
+    ["api", "reserved for Atrium's own pages"],
+  ])("refuses %j as a site address with a clear message next to the field", async (slug, message) => {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    await createWorkspace(page, "Reserved Co", slug);
+    const field = page.getByLabel("Site address");
+    await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = (await field.getAttribute("aria-describedby")) ?? "";
+    const errorId = describedBy.split(" ").find((id) => id.endsWith("-error"));
+    expect(await page.locator(`#${errorId}`).textContent()).toContain(message);
+    expect(new URL(page.url()).pathname).toBe("/");
+    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? "/tmp"}/atrium-slug-${slug}.png` });
+    await page.close();
+  });
+
+  it("signs out, and signs back in to the same workspace", async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/get-started`);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
+    await page.goto(`${server.url}/settings`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // Back where sign-in was asked for; a new session has no workspace selected yet, so the picker.
+    await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
+    await page.getByRole("button", { name: "Open Acme" }).click();
+    await page.getByRole("heading", { name: "Get started with Acme" }).waitFor();
+    await page.close();
+  });
+});

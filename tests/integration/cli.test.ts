@@ -1,0 +1,100 @@
+/** The self-hoster's commands, run as they would be: `npm run admin -- …` against a database. */
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type TestDatabase } from "../helpers/database";
+import { Client, PASSWORD } from "../helpers/client";
+import { startServer } from "../helpers/server";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+afterAll(() => database.drop());
+
+function run(command: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["scripts/launch.mjs", command, ...args], {
+      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "silent" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe("npm run db:migrate and db:seed", () => {
+  it("migrates, then seeds the demo only into an empty database", async () => {
+    expect(await run("migrate")).toMatchObject({ code: 0, stdout: "Applied 0001-foundation.\n" });
+    expect(await run("migrate")).toMatchObject({ code: 0, stdout: "The database is up to date.\n" });
+    const seeded = await run("seed");
+    expect(seeded.code).toBe(0);
+    expect(seeded.stdout).toContain("demo@atrium.test");
+    expect((await run("seed")).stdout).toContain("only into an empty database");
+  });
+});
+
+describe("npm run admin", () => {
+  it("creates a user who can then sign in", async () => {
+    const created = await run(
+      "admin",
+      "users:create",
+      "--email",
+      "Owner@Example.test",
+      "--password",
+      PASSWORD,
+      "--tier",
+      "pro",
+    );
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^Created owner@example\.test \(id \w+, tier pro\)\.\n$/);
+    const server = await startServer({ DATABASE_URL: database.url });
+    try {
+      expect(
+        (await new Client(server.url).post("/login", { email: "owner@example.test", password: PASSWORD })).status,
+      ).toBe(302);
+    } finally {
+      await server.atrium.close();
+    }
+  });
+
+  it("sets a tier and refuses an unknown one", async () => {
+    expect(await run("admin", "users:set-tier", "owner@example.test", "enterprise")).toMatchObject({
+      code: 0,
+      stdout: "owner@example.test is now on the enterprise tier.\n",
+    });
+    const bad = await run("admin", "users:set-tier", "owner@example.test", "gold");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Unknown tier "gold"');
+  });
+
+  it("suspends and reactivates", async () => {
+    expect((await run("admin", "users:suspend", "owner@example.test")).stdout).toContain(
+      "is suspended and signed out everywhere",
+    );
+    expect((await run("admin", "users:show", "owner@example.test")).stdout).toContain("status suspended");
+    expect((await run("admin", "users:suspend", "owner@example.test", "--undo")).stdout).toContain("is active again");
+  });
+
+  it("fails with a clear message and a non-zero exit", async () => {
+    const missing = await run("admin", "users:suspend", "ghost@example.test");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("No account with the email ghost@example.test");
+    const invalid = await run("admin", "users:create", "--email", "not-an-email", "--password", "x");
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain("Enter a valid email address");
+    const unknown = await run("admin", "users:fly");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown command "users:fly"');
+  });
+
+  it("deletes only with --yes", async () => {
+    const refused = await run("admin", "users:delete", "owner@example.test");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("Add --yes to confirm");
+    const deleted = await run("admin", "users:delete", "owner@example.test", "--yes");
+    expect(deleted).toMatchObject({ code: 0, stdout: "Deleted owner@example.test and 0 workspaces it owned.\n" });
+    expect((await run("admin", "users:show", "owner@example.test")).code).toBe(1);
+  });
+});
