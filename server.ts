@@ -160,7 +160,9 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   } else {
     // Fingerprinted by Vite: safe to cache forever.
     app.use("/assets", express.static(`${ROOT}build/client/assets`, { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(`${ROOT}build/client`, { maxAge: "1h", index: false }));
+    // Other files of public/ (favicon…): only paths that look like files, so pages and API calls skip the stat.
+    const publicFiles = express.static(`${ROOT}build/client`, { maxAge: "1h", index: false });
+    app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()));
   }
 
   app.all(

@@ -56,6 +56,9 @@ function numberFromEnv(name, fallback, { allowZero = false } = {}) {
 
 const children = new Set();
 const tempDirs = new Set();
+/** The autocannon run in progress, stopped on Ctrl-C so the server is not draining a load while it shuts down. */
+let currentLoad;
+let interrupted = false;
 
 function removeTempDirs() {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
@@ -70,7 +73,9 @@ process.once("exit", () => {
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, () => {
+    interrupted = true;
     console.error(`\n${signal}: stopping servers and cleaning up`);
+    currentLoad?.stop();
     Promise.allSettled([...children].map(stopChild)).finally(() => {
       removeTempDirs();
       process.exit(130);
@@ -180,8 +185,18 @@ async function preflight(url, headers) {
   }
 }
 
-function load(url, headers, duration, connections) {
-  return autocannon({ url, method: "GET", headers, duration, connections });
+async function load(url, headers, duration, connections) {
+  if (interrupted) throw new Error("interrupted");
+  currentLoad = autocannon({ url, method: "GET", headers, duration, connections });
+  let result;
+  try {
+    result = await currentLoad;
+  } finally {
+    currentLoad = undefined;
+  }
+  // A load cut short by Ctrl-C must not be reported as a result.
+  if (interrupted) throw new Error("interrupted");
+  return result;
 }
 
 /** Measures one target on a running server: preflight, warm-up (discarded), measured pass. */
@@ -222,6 +237,23 @@ async function measure(target, server, options) {
 // ---------------------------------------------------------------------------------------------------------------
 // Reporting.
 
+/** How busy all cores are over `ms` (the load average would still show a build that just finished). */
+async function cpuBusyPercent(ms) {
+  const totals = () =>
+    os.cpus().reduce(
+      (acc, { times }) => {
+        const all = times.user + times.nice + times.sys + times.idle + times.irq;
+        return { all: acc.all + all, idle: acc.idle + times.idle };
+      },
+      { all: 0, idle: 0 },
+    );
+  const before = totals();
+  await sleep(ms);
+  const after = totals();
+  const all = after.all - before.all;
+  return all > 0 ? (100 * (all - (after.idle - before.idle))) / all : 0;
+}
+
 /** A markdown table with padded columns (numbers right-aligned), readable as plain text too. */
 function markdownTable(header, rows, rightAligned) {
   const widths = header.map((cell, i) => Math.max(3, cell.length, ...rows.map((row) => row[i].length)));
@@ -235,7 +267,15 @@ function resultsTable(results) {
   const nodeHttp = results.find((r) => r.name === NODE_HTTP).rps;
   const remix = results.find((r) => r.name === REMIX_BASELINE.name).rps;
   const ms = (value) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
-  const header = ["target", "path", "requests/s (mean)", "latency p50 ms", "p99 ms", "vs node:http", "vs bare Remix"];
+  const header = [
+    "target",
+    "path",
+    "requests/s (mean)",
+    "latency p50 ms",
+    "p99 ms",
+    "ratio vs node:http",
+    "ratio vs bare Remix route",
+  ];
   const rows = results.map((r) => [
     r.name,
     `\`${r.path}\``,
@@ -250,20 +290,30 @@ function resultsTable(results) {
 
 function resultsDocument(table, options) {
   const cpus = os.cpus();
-  const memory = `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`;
+  const machine = [
+    `${cpus.length} cores`,
+    cpus[0]?.model.trim() ?? "unknown CPU",
+    `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM`,
+    `${os.type()} ${os.release()}`,
+    `Node ${process.version}`,
+  ].join(", ");
+  const { connections, duration, warmup } = options;
+  const load = `${connections} connections, ${duration} s per target after a ${warmup} s warm-up`;
   return `# Atrium load benchmark
 
 - Date: ${new Date().toISOString()}
-- Machine: ${cpus.length} cores, ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${memory} RAM, ${os.type()} ${os.release()}, Node ${process.version}
-- Load: autocannon, ${options.connections} connections, ${options.duration} s per target after a ${options.warmup} s warm-up, GET only
+- Machine: ${machine}
+- CPU busy just before the run: ${options.busyBefore.toFixed(0)} % (other work on the machine skews every number)
+- Load: autocannon, ${load}, GET only
 
 ${table}
 
 Ratios, not absolute numbers, are what to compare across machines and runs: requests/s depends on the CPU, the
 load generator sharing that CPU, and whatever else the machine is doing, while each ratio divides by a baseline
-measured moments earlier under the same conditions. "vs node:http" is the share of a bare Node server's throughput
-that an endpoint keeps; "vs bare Remix" isolates what the endpoint's own work costs on top of Express and Remix.
-Latencies are whole milliseconds (autocannon's histogram resolution). Regenerate with \`npm run bench\`.
+measured moments earlier under the same conditions. "ratio vs node:http" is the share of a bare Node server's
+throughput that an endpoint keeps; "ratio vs bare Remix route" isolates what the endpoint's own work costs on top of
+Express and Remix. Latencies are whole milliseconds (autocannon's histogram resolution; 0 means under 1 ms).
+Regenerate with \`npm run bench\`.
 `;
 }
 
@@ -283,9 +333,8 @@ async function main() {
     await buildAll({ quiet: true });
   }
 
-  console.log(
-    `${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per target\n`,
-  );
+  options.busyBefore = await cpuBusyPercent(1_000);
+  console.log(`${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per target\n`);
   const results = [];
 
   const baseline = await startNodeHttpBaseline();
@@ -318,7 +367,8 @@ async function main() {
 try {
   await main();
 } catch (error) {
-  console.error(`\nBenchmark failed: ${error instanceof Error ? error.message : error}`);
+  // After Ctrl-C, what fails next (a stopped load, a server going away) is a consequence, not news.
+  if (!interrupted) console.error(`\nBenchmark failed: ${error instanceof Error ? error.message : error}`);
   process.exitCode = 1;
 } finally {
   await Promise.allSettled([...children].map(stopChild));
