@@ -29,6 +29,20 @@ function hostOf(origin: string): string | undefined {
   }
 }
 
+/**
+ * Whether the browser says this request comes from another site: `Sec-Fetch-Site` other than same-origin
+ * or none, or an `Origin` naming another host than the one the request was sent to (Remix's own rule).
+ * Without either header the request is not from a browser and carries no ambient cookie to abuse.
+ */
+function isCrossSite(req: Request): boolean {
+  const fetchSite = req.get("sec-fetch-site");
+  if (fetchSite !== undefined && fetchSite !== "same-origin" && fetchSite !== "none") return true;
+  const origin = req.get("origin");
+  // X-Forwarded-Host is still here only when TRUST_PROXY trusts the proxy that set it.
+  const host = req.get("x-forwarded-host")?.split(",")[0]?.trim() || req.get("host");
+  return origin !== undefined && hostOf(origin) !== host;
+}
+
 type AppEntry = { bootstrap(options?: BootstrapOptions): Promise<AppRuntime> };
 
 /** The project root, whether this runs from source (tsx server.ts) or compiled (build/server.js). */
@@ -140,18 +154,11 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
     else res.status(413).type("text/plain").send(message);
   });
 
-  // Remix refuses a page form post whose Origin names another host, but as a 500. Answer that (and the
-  // browser's own cross-site verdict) with a clear 403 first. /api/* routes check in the app, per the
+  // Remix refuses a page form post whose Origin names another host, but as a 500: answer it (and the
+  // browser's own cross-site verdict) with a clear 403 first. /api/* routes decide in the app, per the
   // access contract, because some of them (webhooks, triggers) are meant to be called cross-site.
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (SAFE_METHODS.has(req.method) || req.path.startsWith("/api/")) return next();
-    const fetchSite = req.get("sec-fetch-site");
-    const origin = req.get("origin");
-    const host = req.get("x-forwarded-host")?.split(",")[0]?.trim() || req.get("host");
-    const crossSite =
-      (fetchSite !== undefined && fetchSite !== "same-origin" && fetchSite !== "none") ||
-      (origin !== undefined && hostOf(origin) !== host);
-    if (!crossSite) return next();
+    if (SAFE_METHODS.has(req.method) || req.path.startsWith("/api/") || !isCrossSite(req)) return next();
     res.status(403).type("text/plain").send("Cross-site request refused: submit the form from this site's own pages.");
   });
 
@@ -172,6 +179,7 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
         id: String(res.req.id),
         ip: res.req.ip ?? res.req.socket.remoteAddress ?? "unknown",
         nonce: randomBytes(16).toString("base64"),
+        crossSite: isCrossSite(res.req),
         log: {},
       };
       res.locals.scope = scope;
@@ -221,7 +229,8 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
 export async function main() {
   // A .env beside package.json fills in what the real environment does not set.
   if (existsSync(`${ROOT}.env`)) process.loadEnvFile(`${ROOT}.env`);
-  const dev = process.env.NODE_ENV === "development";
+  // Vite's dev server only on request (npm run dev), whatever NODE_ENV a copied .env says.
+  const dev = process.argv.includes("--dev");
   const atrium = await createAtriumServer({ dev });
   const url = await atrium.listen();
   const log = atrium.runtime.services.logger;

@@ -29,10 +29,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
     if (applied.length) logger.info({ migrations: applied }, "database migrated");
 
     if (env.SEED_DEMO && (await seedDemo(handle.db))) {
-      logger.info(
-        { email: DEMO_OPERATOR.email, password: DEMO_OPERATOR.password },
-        `demo data seeded: sign in as ${DEMO_OPERATOR.email} / ${DEMO_OPERATOR.password}`,
-      );
+      logger.info(`demo data seeded: sign in as ${DEMO_OPERATOR.email} / ${DEMO_OPERATOR.password}`);
     }
     if (env.production && (await demoOperatorExists(handle.db))) {
       logger.warn(
@@ -42,13 +39,20 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       );
     }
 
+    if (env.TRUST_PROXY === true) {
+      logger.warn(
+        "TRUST_PROXY=true believes the left-most X-Forwarded-For entry, which a client can write: " +
+          "name your proxies instead (a hop count, `loopback`, or their addresses)",
+      );
+    }
+
     const services: AppServices = {
       env,
       version,
       db: handle.db,
       dialect: handle.dialect,
       logger,
-      authThrottle: await createAuthThrottle(handle, env),
+      authThrottle: createAuthThrottle(handle, env),
       devServer: options.devServer ?? false,
       ping: () => handle.ping(),
     };

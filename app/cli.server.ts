@@ -109,7 +109,7 @@ async function admin(args: string[], io: Io): Promise<void> {
         const user = await findUserByEmail(db, email);
         if (!user) throw new HttpError(404, `No account with the email ${email}`);
         const workspaces = (await workspacesOfUser(db, user.id)).filter((w) => w.role === "owner");
-        await deleteAccount({ db, authThrottle: await createAuthThrottle(handle, parseEnv(process.env)) }, user);
+        await deleteAccount({ db, authThrottle: createAuthThrottle(handle, parseEnv(process.env)) }, user);
         return workspaces;
       });
       io.out(`Deleted ${email} and ${owned.length} workspace${owned.length === 1 ? "" : "s"} it owned.`);

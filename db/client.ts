@@ -15,8 +15,12 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
-  /** The driver underneath, for libraries that bring their own store (rate-limiter-flexible). */
-  driver: { dialect: "sqlite"; client: SQLite.Database } | { dialect: "postgres"; client: pg.Pool };
+  /**
+   * A driver-level client for libraries that bring their own queries (rate-limiter-flexible). On SQLite it
+   * is a second connection to the same file: writes through Kysely's connection would land inside
+   * whatever transaction another request has open on it.
+   */
+  sideClient(): { dialect: "sqlite"; client: SQLite.Database } | { dialect: "postgres"; client: pg.Pool };
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -33,6 +37,16 @@ export function sqlitePath(url: string): string {
   return path === ":memory:" ? path : resolve(path);
 }
 
+function connectSqlite(path: string): SQLite.Database {
+  const client = new SQLite(path);
+  client.pragma("journal_mode = WAL");
+  // Off by default in SQLite; every ON DELETE CASCADE depends on it.
+  client.pragma("foreign_keys = ON");
+  client.pragma("busy_timeout = 5000");
+  client.pragma("synchronous = NORMAL");
+  return client;
+}
+
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
@@ -40,20 +54,20 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
   if (dialectOf(url) === "sqlite") {
     const path = sqlitePath(url);
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    const client = new SQLite(path);
-    client.pragma("journal_mode = WAL");
-    client.pragma("foreign_keys = ON");
-    client.pragma("busy_timeout = 5000");
-    client.pragma("synchronous = NORMAL");
+    const client = connectSqlite(path);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: client }) });
+    let side: SQLite.Database | undefined;
     return {
       db,
       dialect: "sqlite",
-      driver: { dialect: "sqlite", client },
+      sideClient: () => ({ dialect: "sqlite", client: (side ??= path === ":memory:" ? client : connectSqlite(path)) }),
       ping: async () => {
         await sql`select 1`.execute(db);
       },
-      close: once(() => db.destroy()),
+      close: once(async () => {
+        await db.destroy();
+        if (side?.open) side.close();
+      }),
     };
   }
 
@@ -75,7 +89,7 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
   return {
     db,
     dialect: "postgres",
-    driver: { dialect: "postgres", client: pool },
+    sideClient: () => ({ dialect: "postgres", client: pool }),
     ping: async () => {
       await sql`select 1`.execute(db);
     },

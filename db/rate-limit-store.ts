@@ -15,19 +15,17 @@ export interface CounterOptions {
 
 const TABLE = "rate_limit_counters";
 
-export async function createCounter(handle: DatabaseHandle, options: CounterOptions): Promise<RateLimiterAbstract> {
+export function createCounter(handle: DatabaseHandle, options: CounterOptions): RateLimiterAbstract {
   const common = {
     keyPrefix: options.keyPrefix,
     points: options.points,
     duration: options.durationSeconds,
     tableName: TABLE,
+    // Created by migration 0002, so processes starting together never race on CREATE TABLE.
+    tableCreated: true,
   };
-  return new Promise((resolvePromise, reject) => {
-    const ready = (err?: unknown) =>
-      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolvePromise(limiter);
-    const limiter: RateLimiterAbstract =
-      handle.driver.dialect === "sqlite"
-        ? new RateLimiterSQLite({ ...common, storeClient: handle.driver.client, storeType: "better-sqlite3" }, ready)
-        : new RateLimiterPostgres({ ...common, storeClient: handle.driver.client, storeType: "pool" }, ready);
-  });
+  const side = handle.sideClient();
+  return side.dialect === "sqlite"
+    ? new RateLimiterSQLite({ ...common, storeClient: side.client, storeType: "better-sqlite3" })
+    : new RateLimiterPostgres({ ...common, storeClient: side.client, storeType: "pool" });
 }

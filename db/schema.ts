@@ -2,13 +2,12 @@
  * The database as Kysely sees it. Portable types only (DESIGN rule 5): text ids (ULID), ISO-8601 UTC
  * text timestamps, 0/1 flags, JSON as text. Both dialects read and write exactly these shapes.
  */
-import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { Generated, Selectable } from "kysely";
 
 export type Tier = "free" | "pro" | "enterprise";
 export const TIERS: readonly Tier[] = ["free", "pro", "enterprise"];
 
 export type UserStatus = "active" | "suspended";
-export const USER_STATUSES: readonly UserStatus[] = ["active", "suspended"];
 
 export type Role = "owner" | "admin" | "editor" | "viewer";
 /** Ordered from least to most privileged: a role satisfies every role at or before it. */
@@ -79,10 +78,5 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
 export type WorkspaceRow = Selectable<WorkspacesTable>;
-export type WorkspaceUpdate = Updateable<WorkspacesTable>;
 export type SessionRow = Selectable<SessionsTable>;
-
-/** Tables whose rows belong to one workspace: every query on them names its `workspace_id`. */
-export const TENANT_TABLES = ["workspace_members", "audit_events"] as const;

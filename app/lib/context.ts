@@ -27,6 +27,8 @@ export interface RequestScope {
   ip: string;
   /** Per-request CSP nonce for console documents (public site documents carry none). */
   nonce: string;
+  /** The browser marked this request as coming from another site (Origin / Sec-Fetch-Site). */
+  crossSite: boolean;
   log: RequestLog;
   logger: Logger;
 }

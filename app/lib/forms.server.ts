@@ -1,11 +1,13 @@
 /**
  * Console forms (DESIGN conventions: work without JavaScript, validate on the server, show field errors
- * next to the field). `runForm` turns any client error a module throws (`HttpError` 4xx, including the
- * 400 of `parseForm`) into a `FormResult` returned with that status, so the page renders it in place.
+ * next to the field). `runForm` reads the posted form (size limit, content type) and runs the action;
+ * any client error it throws (`HttpError` 4xx, including the 400 of `parseForm`) becomes a `FormResult`
+ * returned with that status, so the page renders it in place. Authenticate before calling it: an
+ * anonymous caller's body is never read.
  */
-import { data } from "@remix-run/node";
+import { data, type AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
-import { HttpError, badRequest, issuesOf } from "./http.server";
+import { HttpError, badRequest, issuesOf, readBodyBytes } from "./http.server";
 
 export interface FormResult {
   ok: boolean;
@@ -15,28 +17,44 @@ export interface FormResult {
   fieldErrors?: Record<string, string>;
 }
 
-export function formValues(form: FormData): Record<string, string> {
-  const values: Record<string, string> = {};
+export type FormValues = Record<string, string>;
+
+const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+
+async function readForm(request: Request, context: AppLoadContext): Promise<FormValues> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!FORM_TYPES.test(type)) throw new HttpError(415, "Send the form as a browser does (a form post)");
+  const bytes = await readBodyBytes(request, context.services.env.MAX_BODY_BYTES);
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(bytes), { headers: { "content-type": type } }).formData();
+  } catch {
+    throw badRequest("The form could not be read");
+  }
+  const values: FormValues = {};
   for (const [key, value] of form) if (typeof value === "string") values[key] = value;
   return values;
 }
 
-export function parseForm<S extends z.ZodType>(schema: S, values: Record<string, string>): z.output<S> {
+export function parseForm<S extends z.ZodType>(schema: S, values: FormValues): z.output<S> {
   const parsed = schema.safeParse(values);
   if (!parsed.success) throw badRequest("Check the highlighted fields", issuesOf(parsed.error));
   return parsed.data;
 }
 
-export async function runForm<T>(intent: string | undefined, run: () => Promise<T>) {
+export async function runForm<T>(request: Request, context: AppLoadContext, run: (values: FormValues) => Promise<T>) {
+  let values: FormValues = {};
   try {
-    return await run();
+    values = await readForm(request, context);
+    return await run(values);
   } catch (error) {
     if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
+    context.request.log.failure = error.statusCode === 429 || error.statusCode === 403 ? "authorization" : "validation";
     const fieldErrors: Record<string, string> = {};
     for (const issue of error.extra.issues ?? []) fieldErrors[issue.field] ??= issue.message;
     const headers = error.extra.retryAfter ? { "Retry-After": String(error.extra.retryAfter) } : undefined;
     return data<FormResult>(
-      { ok: false, intent, message: error.message, fieldErrors },
+      { ok: false, intent: values.intent, message: error.message, fieldErrors },
       { status: error.statusCode, headers },
     );
   }

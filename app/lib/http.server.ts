@@ -114,10 +114,15 @@ export async function readJson<S extends z.ZodType>(
 }
 
 export async function readBodyText(request: Request, limit: number): Promise<string> {
+  return (await readBodyBytes(request, limit)).toString("utf8");
+}
+
+/** The body, refusing (413) past `limit` bytes: first on the declared length, then while streaming. */
+export async function readBodyBytes(request: Request, limit: number): Promise<Buffer> {
   const tooLarge = () => new HttpError(413, `The request body exceeds the limit of ${limit} bytes`);
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -133,7 +138,7 @@ export async function readBodyText(request: Request, limit: number): Promise<str
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

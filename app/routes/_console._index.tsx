@@ -1,12 +1,13 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { type FormResult, formValues, parseForm, runForm } from "~/lib/forms.server";
-import { notFound } from "~/lib/http.server";
+import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
+import { badRequest } from "~/lib/http.server";
 import { selectWorkspace } from "~/modules/auth/sessions.server";
 import { requireOperator } from "~/modules/tenancy/access.server";
 import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
-import { createWorkspace, workspaceOf, workspacesOfUser } from "~/modules/tenancy/workspaces.server";
+import { switchWorkspace } from "~/modules/tenancy/editor-session.server";
+import { createWorkspace, workspacesOfUser } from "~/modules/tenancy/workspaces.server";
 import { Field, FormMessage } from "~/ui/form";
 
 export const meta: MetaFunction = () => [{ title: "Workspaces · Atrium" }];
@@ -21,19 +22,15 @@ const NewWorkspace = z.object({ name: WorkspaceNameSchema, slug: SlugSchema });
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const session = await requireOperator(request, context);
-  const { db } = context.services;
-  const values = formValues(await request.formData());
-  return runForm(values.intent, async () => {
+  return runForm(request, context, async (values) => {
     if (values.intent === "create") {
-      const input = parseForm(NewWorkspace, values);
-      const workspace = await createWorkspace(db, session.user.id, input);
-      await selectWorkspace(db, session.id, workspace.id);
-      return redirect("/get-started");
+      const workspace = await createWorkspace(context.services.db, session.user.id, parseForm(NewWorkspace, values));
+      await selectWorkspace(context.services.db, session.id, workspace.id);
+    } else if (values.intent === "select") {
+      await switchWorkspace(context, session, values.workspaceId ?? "");
+    } else {
+      throw badRequest("Unknown action");
     }
-    // Selecting checks membership: a workspace id in a form is only a request, never a grant.
-    const workspaceId = values.workspaceId ?? "";
-    if (!(await workspaceOf(db, workspaceId).roleOf(session.user.id))) throw notFound("No such workspace");
-    await selectWorkspace(db, session.id, workspaceId);
     return redirect("/get-started");
   });
 }

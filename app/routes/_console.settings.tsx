@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import type { Role } from "~db/schema";
-import { type FormResult, formValues, parseForm, runForm } from "~/lib/forms.server";
+import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { badRequest } from "~/lib/http.server";
 import { EmailSchema } from "~/modules/accounts/users.server";
 import { requireWorkspace } from "~/modules/tenancy/access.server";
@@ -30,31 +30,27 @@ const ChangeRoleForm = z.object({ userId: z.string().min(1), role: RoleSchema })
 const RemoveMemberForm = z.object({ userId: z.string().min(1) });
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const values = formValues(await request.formData());
-  const intent = values.intent;
-
+  // Every change here needs an admin; the body of anyone else is never read.
   const { session, repo } = await requireWorkspace(request, context, "admin");
   const actor = session.user.id;
-  return runForm(intent, async () => {
-    switch (intent) {
-      case "workspace": {
+  return runForm(request, context, async (values): Promise<FormResult> => {
+    switch (values.intent) {
+      case "workspace":
         await repo.update(actor, parseForm(WorkspaceForm, values));
-        return { ok: true, intent, message: "Saved." } satisfies FormResult;
-      }
+        return { ok: true, intent: values.intent, message: "Saved." };
       case "add-member": {
         const input = parseForm(AddMemberForm, values);
         await repo.addMember(actor, input.email, input.role);
-        return { ok: true, intent, message: `Added ${input.email} as ${input.role}.` } satisfies FormResult;
+        return { ok: true, intent: values.intent, message: `Added ${input.email} as ${input.role}.` };
       }
       case "change-role": {
         const input = parseForm(ChangeRoleForm, values);
         await repo.changeRole(actor, input.userId, input.role);
-        return { ok: true, intent, message: "Role changed." } satisfies FormResult;
+        return { ok: true, intent: values.intent, message: "Role changed." };
       }
-      case "remove-member": {
+      case "remove-member":
         await repo.removeMember(actor, parseForm(RemoveMemberForm, values).userId);
-        return { ok: true, intent, message: "Member removed." } satisfies FormResult;
-      }
+        return { ok: true, intent: values.intent, message: "Member removed." };
       default:
         throw badRequest("Unknown action");
     }
@@ -90,7 +86,7 @@ export default function Settings() {
         <FormMessage message={ws?.message} tone={ws?.ok ? "success" : "error"} />
         <Form method="post">
           <input type="hidden" name="intent" value="workspace" />
-          <fieldset disabled={!canManage} style={{ border: 0, padding: 0, margin: 0 }}>
+          <fieldset disabled={!canManage} className="plain">
             <Field label="Name" name="name" defaultValue={workspace.name} error={ws?.fieldErrors?.name} required />
             <Field
               label="Site address"

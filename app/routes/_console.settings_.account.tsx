@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { type FormResult, formValues, runForm } from "~/lib/forms.server";
+import { type FormResult, runForm } from "~/lib/forms.server";
 import { badRequest } from "~/lib/http.server";
 import { deleteAccount } from "~/modules/accounts/users.server";
 import { clearSessionCookie } from "~/modules/auth/sessions.server";
@@ -25,8 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const session = await requireOperator(request, context);
-  const values = formValues(await request.formData());
-  return runForm("delete-account", async () => {
+  return runForm(request, context, async (values) => {
     if ((values.confirmEmail ?? "").trim().toLowerCase() !== session.user.email) {
       throw badRequest("Type your email exactly to confirm", [
         { field: "confirmEmail", message: `Type ${session.user.email} to confirm` },

@@ -1,5 +1,6 @@
 import type { Migration } from "kysely";
 import * as m0001 from "./0001-foundation";
+import * as m0002 from "./0002-rate-limit-counters";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -7,4 +8,5 @@ import * as m0001 from "./0001-foundation";
  */
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
+  "0002-rate-limit-counters": m0002,
 };

@@ -1,7 +1,8 @@
 /** A new operator, in a real browser: sign up, create a workspace, find it in the picker, open its site. */
 import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
 import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, openBrowser } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
@@ -17,6 +18,24 @@ beforeAll(async () => {
   browser = await openBrowser();
   context = browser.context;
 });
+/** On a failure, say where the browser was and what it showed: a timeout alone explains nothing. */
+afterEach(async ({ task }) => {
+  if (task.result?.state !== "fail") return;
+  for (const page of context.pages()) {
+    const text = await page
+      .locator("body")
+      .innerText()
+      .catch(() => "(no body)");
+    console.error(`page at ${page.url()}:\n${text.slice(0, 800)}`);
+    console.error(
+      `last server log lines:\n${server.logs
+        .slice(-8)
+        .map((l) => JSON.stringify(l))
+        .join("\n")}`,
+    );
+  }
+});
+
 afterAll(async () => {
   await browser?.close();
   await server?.close();
@@ -62,7 +81,7 @@ describe("onboarding in Chromium", () => {
     // The public page runs no script: CSP says so, and no CSP violation or error was reported.
     expect(await page.locator("script").count()).toBe(0);
     expect(errors).toEqual([]);
-    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? "/tmp"}/atrium-acme-site.png` });
+    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? tmpdir()}/atrium-acme-site.png` });
     await page.close();
   });
 
@@ -79,7 +98,7 @@ describe("onboarding in Chromium", () => {
     const errorId = describedBy.split(" ").find((id) => id.endsWith("-error"));
     expect(await page.locator(`#${errorId}`).textContent()).toContain(message);
     expect(new URL(page.url()).pathname).toBe("/");
-    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? "/tmp"}/atrium-slug-${slug}.png` });
+    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? tmpdir()}/atrium-slug-${slug}.png` });
     await page.close();
   });
 

@@ -14,8 +14,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const database = await freshDatabase();
+/** `database`: reuse one the test made itself (it then drops it); by default a fresh one, dropped at close. */
+export async function startServer(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestServer> {
+  const owned = database === undefined;
+  database ??= await freshDatabase();
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -45,7 +47,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     db: atrium.runtime.services.db,
     close: async () => {
       await atrium.close();
-      await database.drop();
+      if (owned) await database.drop();
     },
   };
 }

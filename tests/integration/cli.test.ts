@@ -26,7 +26,10 @@ function run(command: string, ...args: string[]): Promise<{ code: number; stdout
 
 describe("npm run db:migrate and db:seed", () => {
   it("migrates, then seeds the demo only into an empty database", async () => {
-    expect(await run("migrate")).toMatchObject({ code: 0, stdout: "Applied 0001-foundation.\n" });
+    expect(await run("migrate")).toMatchObject({
+      code: 0,
+      stdout: "Applied 0001-foundation, 0002-rate-limit-counters.\n",
+    });
     expect(await run("migrate")).toMatchObject({ code: 0, stdout: "The database is up to date.\n" });
     const seeded = await run("seed");
     expect(seeded.code).toBe(0);
@@ -49,13 +52,13 @@ describe("npm run admin", () => {
     );
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^Created owner@example\.test \(id \w+, tier pro\)\.\n$/);
-    const server = await startServer({ DATABASE_URL: database.url });
+    const server = await startServer({}, database);
     try {
       expect(
         (await new Client(server.url).post("/login", { email: "owner@example.test", password: PASSWORD })).status,
       ).toBe(302);
     } finally {
-      await server.atrium.close();
+      await server.close();
     }
   });
 

@@ -1,6 +1,7 @@
 /** Operator accounts: sign-up, sign-in, sessions, throttling, CSRF defence, suspension. */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setStatus } from "~/modules/accounts/users.server";
 import { Client, PASSWORD, signUp, uniqueEmail } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -44,7 +45,7 @@ describe("sign-up", () => {
     const email = uniqueEmail();
     await signUp(server.url, email);
     const res = await new Client(server.url).post("/signup", { email: email.toUpperCase(), password: PASSWORD });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(409);
     expect(await res.text()).toContain("An account with this email already exists");
   });
 
@@ -177,6 +178,22 @@ describe("throttling", () => {
     }
   });
 
+  it("counts a burst of parallel guesses exactly: no more than the allowance reach the password check", async () => {
+    const throttled = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "3" });
+    try {
+      const { email } = await signUp(throttled.url);
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          new Client(throttled.url).post("/login", { email, password: "wrong password!" }).then((r) => r.status),
+        ),
+      );
+      expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+    } finally {
+      await throttled.close();
+    }
+  });
+
   it("throttles per client address across emails, and believes X-Forwarded-For only behind a trusted proxy", async () => {
     const proxied = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "3", TRUST_PROXY: "loopback" });
     try {
@@ -273,6 +290,42 @@ describe("cross-site request forgery", () => {
     expect(login.status).toBe(403);
   });
 
+  it.each([
+    ["an Origin of another host", { origin: "https://evil.test" }],
+    ["Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site" }],
+    ["Sec-Fetch-Site: same-site (a sibling subdomain)", { "sec-fetch-site": "same-site" }],
+    ["Origin: null (a sandboxed frame)", { origin: "null" }],
+  ])("refuses a page form post with %s", async (_label, headers) => {
+    const { client } = await signUp(server.url);
+    const res = await client.request("/?index", {
+      method: "POST",
+      body: new URLSearchParams({ intent: "create", name: "Forged", slug: "forged-co" }),
+      headers,
+    });
+    expect(res.status).toBe(403);
+    expect(await server.db.selectFrom("workspaces").select("id").where("slug", "=", "forged-co").execute()).toEqual([]);
+  });
+
+  it("accepts a post without Origin or Sec-Fetch-Site (not a browser, so no ambient cookie to abuse)", async () => {
+    const { client } = await signUp(server.url);
+    const res = await client.request("/?index", {
+      method: "POST",
+      body: new URLSearchParams({ intent: "create", name: "Scripted", slug: "scripted-co" }),
+    });
+    expect(res.status).toBe(302);
+  });
+
+  it("refuses a cross-site JSON call to the console's internal API on Sec-Fetch-Site alone", async () => {
+    const { client } = await signUp(server.url);
+    const res = await client.request("/api/editor/session", {
+      method: "POST",
+      body: JSON.stringify({ workspaceId: "x" }),
+      headers: { "content-type": "application/json", "sec-fetch-site": "cross-site" },
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "Forbidden", message: "Cross-site request refused", statusCode: 403 });
+  });
+
   it("refuses a cross-origin JSON call to the console's internal API", async () => {
     const { client } = await signUp(server.url);
     const res = await client.postJson("/api/editor/session", { workspaceId: "x" }, { origin: "https://evil.test" });
@@ -281,11 +334,47 @@ describe("cross-site request forgery", () => {
   });
 });
 
+describe("what a form post must be", () => {
+  it("answers a sign-in sent as JSON with 415, not a server error", async () => {
+    const res = await fetch(`${server.url}/login`, {
+      method: "POST",
+      body: JSON.stringify({ email: "a@example.test", password: PASSWORD }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(415);
+  });
+
+  it("answers an oversized form streamed without a length with 413", async () => {
+    const small = await startServer({ MAX_BODY_BYTES: "2048" });
+    try {
+      const chunk = new TextEncoder().encode(`email=${"a".repeat(1500)}`);
+      const body = new ReadableStream({
+        start(controller) {
+          controller.enqueue(chunk);
+          controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+      const res = await fetch(`${small.url}/login`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        duplex: "half",
+      } as RequestInit);
+      expect(res.status).toBe(413);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe("suspended accounts", () => {
   it("cannot sign in, and lose their sessions at once", async () => {
     const { client, email } = await signUp(server.url);
     const user = await server.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
-    await server.db.updateTable("users").set({ status: "suspended" }).where("id", "=", user.id).execute();
+    await setStatus(server.db, email, "suspended");
+    const sessions = await server.db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
+    expect(sessions).toEqual([]);
     expect((await client.get("/")).status).toBe(302);
     const res = await new Client(server.url).post("/login", { email, password: PASSWORD });
     expect(res.status).toBe(403);

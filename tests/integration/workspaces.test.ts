@@ -62,7 +62,7 @@ describe("creating a workspace", () => {
     await createWorkspace(a.client, "First", "taken-slug");
     const b = await signUp(server.url);
     const res = await b.client.post("/?index", { intent: "create", name: "Second", slug: "taken-slug" });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(409);
     expect(await res.text()).toContain("already taken");
   });
 
@@ -174,7 +174,7 @@ describe("settings and members", () => {
     expect(unknown.status).toBe(400);
     expect(await unknown.text()).toContain("ask them to sign up first");
     const again = await owner.client.post("/settings", { intent: "add-member", email: admin.email, role: "editor" });
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(409);
     expect(await again.text()).toContain("already a member");
   });
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { isUniqueViolation, type Db } from "~db/client";
 import { TIERS, type Tier, type UserRow, type UserStatus } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
-import { HttpError, badRequest, validate } from "~/lib/http.server";
+import { HttpError, conflict, validate } from "~/lib/http.server";
 import { newId } from "~/lib/ids.server";
 import { hashPassword } from "~/modules/auth/password.server";
 import type { AppServices } from "~/lib/context";
@@ -58,7 +58,7 @@ export async function createUser(
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw badRequest("An account with this email already exists", [
+      throw conflict("An account with this email already exists", [
         { field: "email", message: "An account with this email already exists" },
       ]);
     }

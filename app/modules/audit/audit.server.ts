@@ -34,17 +34,3 @@ async function insert(db: Db, scope: { workspace_id: string | null; user_id: str
     })
     .execute();
 }
-
-export function auditOf(db: Db, workspaceId: string) {
-  return {
-    recent: (limit = 20) =>
-      db
-        .selectFrom("audit_events")
-        .select(["id", "action", "actor_user_id", "detail", "created_at"])
-        .where("workspace_id", "=", workspaceId)
-        .orderBy("created_at", "desc")
-        .orderBy("id", "desc")
-        .limit(limit)
-        .execute(),
-  };
-}

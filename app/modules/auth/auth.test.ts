@@ -21,6 +21,12 @@ describe("safeRedirectTarget", () => {
     ["//evil.test", "/"],
     ["/\\evil.test", "/"],
     ["https://evil.test", "/"],
+    ["/\t/evil.test", "/"],
+    ["/%09/evil.test", "/%09/evil.test"],
+    ["/\n/evil.test", "/"],
+    ["/ /evil.test", "/"],
+    ["/\t\\evil.test", "/"],
+    ["/login?next=//evil.test", "/login?next=//evil.test"],
     ["", "/"],
     [null, "/"],
   ])("%j → %j", (input, expected) => {

@@ -6,7 +6,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
-import { HttpError, badRequest, issuesOf, tooManyRequests } from "~/lib/http.server";
+import { HttpError, badRequest, issuesOf } from "~/lib/http.server";
 import { EmailSchema, PasswordSchema, createUser, findCredentials, type User } from "~/modules/accounts/users.server";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { burnPasswordCheck, verifyPassword } from "./password.server";
@@ -26,23 +26,10 @@ function formFields(form: FormData) {
 async function throttled<T>(context: AppLoadContext, email: string, attempt: () => Promise<T>): Promise<T> {
   const { authThrottle } = context.services;
   const ip = context.request.ip;
-  const wait = await authThrottle.retryAfter(email, ip);
-  if (wait > 0) {
-    throw tooManyRequests(
-      wait,
-      `Too many attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? "s" : ""}.`,
-    );
-  }
-  try {
-    const result = await attempt();
-    await authThrottle.recordSuccess(email);
-    return result;
-  } catch (error) {
-    if (error instanceof HttpError && (error.statusCode === 400 || error.statusCode === 401)) {
-      await authThrottle.recordFailure(email, ip);
-    }
-    throw error;
-  }
+  await authThrottle.begin(email, ip);
+  const result = await attempt();
+  await authThrottle.succeeded(email, ip);
+  return result;
 }
 
 export function authenticatorFor(context: AppLoadContext): Authenticator<User> {

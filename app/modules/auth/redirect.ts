@@ -1,5 +1,19 @@
-/** Where to go after signing in: only a path on this site, never another origin (open-redirect guard). */
+/**
+ * Where to go after signing in: only a path on this site, never another origin (open-redirect guard).
+ * Browsers drop tabs and newlines from URLs and read `\` as `/`, so `/\t/evil.test` would leave the site
+ * although it starts with a single slash: refuse control characters and whitespace, then let the URL
+ * parser decide which origin the target names.
+ */
+const PLACEHOLDER = "http://atrium.invalid";
+
 export function safeRedirectTarget(value: string | null | undefined, fallback = "/"): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  return value;
+  // eslint-disable-next-line no-control-regex
+  if (!value || !value.startsWith("/") || /[\u0000-\u0020\u007f\\]/.test(value)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, PLACEHOLDER);
+  } catch {
+    return fallback;
+  }
+  return url.origin === PLACEHOLDER ? url.pathname + url.search + url.hash : fallback;
 }

@@ -34,10 +34,6 @@ function secretFrom(request: Request, context: AppLoadContext): string | undefin
   return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
 }
 
-export function hasSessionCookie(request: Request, context: AppLoadContext): boolean {
-  return secretFrom(request, context) !== undefined;
-}
-
 /** Starts a session; any session the request carried is revoked first (rotation at sign-in). */
 export async function startSession(request: Request, context: AppLoadContext, userId: string): Promise<string> {
   const { db, env } = context.services;
@@ -66,8 +62,20 @@ export async function startSession(request: Request, context: AppLoadContext, us
   });
 }
 
+/** One read per HTTP request: a console page's layout and page loaders both ask, in parallel. */
+const sessionOfRequest = new WeakMap<object, Promise<OperatorSession | null>>();
+
 /** The session the request carries, if it is live: not idle too long, not past its absolute expiry, account active. */
-export async function readSession(request: Request, context: AppLoadContext): Promise<OperatorSession | null> {
+export function readSession(request: Request, context: AppLoadContext): Promise<OperatorSession | null> {
+  let session = sessionOfRequest.get(context.request);
+  if (!session) {
+    session = loadSession(request, context);
+    sessionOfRequest.set(context.request, session);
+  }
+  return session;
+}
+
+async function loadSession(request: Request, context: AppLoadContext): Promise<OperatorSession | null> {
   const secret = secretFrom(request, context);
   if (!secret) return null;
   const { db, env } = context.services;

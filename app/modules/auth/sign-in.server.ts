@@ -13,11 +13,12 @@ export async function redirectIfSignedIn(request: Request, context: AppLoadConte
 export async function signInWith(strategy: "login" | "signup", request: Request, context: AppLoadContext) {
   context.request.log.callerType = "operator";
   assertSameOrigin(request, context);
-  const target = safeRedirectTarget(String((await request.clone().formData()).get("redirectTo") ?? "/"));
-  return runForm(strategy, async () => {
-    const user = await authenticatorFor(context).authenticate(strategy, request);
+  return runForm(request, context, async (values) => {
+    // remix-auth reads the form from a request: hand it the one runForm already read and checked.
+    const form = new Request(request.url, { method: "POST", body: new URLSearchParams(values) });
+    const user = await authenticatorFor(context).authenticate(strategy, form);
     const cookie = await startSession(request, context, user.id);
-    return redirect(target, { headers: { "Set-Cookie": cookie } });
+    return redirect(safeRedirectTarget(values.redirectTo), { headers: { "Set-Cookie": cookie } });
   });
 }
 

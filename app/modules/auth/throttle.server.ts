@@ -1,49 +1,54 @@
 /**
- * Sign-in and sign-up throttle: after AUTH_THROTTLE_MAX_FAILURES failures within the window, per email and
- * per client address, further attempts are refused with 429 until the window passes. Counters live in the
- * database (rate-limiter-flexible), so they survive restarts and are shared between processes on Postgres.
+ * Sign-in and sign-up throttle: AUTH_THROTTLE_MAX_FAILURES attempts per window, per email and per client
+ * address; a successful attempt is given back. Each attempt is taken before the password is checked, with
+ * the store's atomic increment, so a burst of parallel guesses cannot all pass the check first. Counters
+ * live in the database (rate-limiter-flexible): they survive restarts and are shared between processes on
+ * Postgres.
  */
 import { createHash } from "node:crypto";
-import type { RateLimiterAbstract } from "rate-limiter-flexible";
-import { createCounter } from "~db/rate-limit-store";
+import { RateLimiterRes } from "rate-limiter-flexible";
 import type { DatabaseHandle } from "~db/client";
+import { createCounter } from "~db/rate-limit-store";
 import type { Env } from "~/lib/env.server";
+import { tooManyRequests } from "~/lib/http.server";
 
 export interface AuthThrottle {
-  /** Seconds to wait when either counter is exhausted, else 0. */
-  retryAfter(email: string, ip: string): Promise<number>;
-  recordFailure(email: string, ip: string): Promise<void>;
-  /** A success clears the email's counter; the address keeps its count (one address, many accounts). */
-  recordSuccess(email: string): Promise<void>;
+  /** Takes one attempt from the email's and the address's allowance; throws the 429 when either is spent. */
+  begin(email: string, ip: string): Promise<void>;
+  /** The attempt succeeded: the address gets it back and the email starts afresh. */
+  succeeded(email: string, ip: string): Promise<void>;
+  /** Drops the email's counter (its account was deleted). */
   forget(email: string): Promise<void>;
 }
 
 /** Counter keys never hold an address or email in clear: the table is not a second user directory. */
 const keyOf = (value: string) => createHash("sha256").update(value.trim().toLowerCase()).digest("base64url");
 
-export async function createAuthThrottle(handle: DatabaseHandle, env: Env): Promise<AuthThrottle> {
+export function createAuthThrottle(handle: DatabaseHandle, env: Env): AuthThrottle {
   const options = { points: env.AUTH_THROTTLE_MAX_FAILURES, durationSeconds: env.AUTH_THROTTLE_WINDOW_MINUTES * 60 };
-  const [byEmail, byIp] = await Promise.all([
-    createCounter(handle, { keyPrefix: "auth-email", ...options }),
-    createCounter(handle, { keyPrefix: "auth-ip", ...options }),
-  ]);
-
-  const wait = async (limiter: RateLimiterAbstract, key: string) => {
-    const res = await limiter.get(key);
-    return res && res.consumedPoints >= options.points ? Math.ceil(res.msBeforeNext / 1000) : 0;
-  };
+  const byEmail = createCounter(handle, { keyPrefix: "auth-email", ...options });
+  const byIp = createCounter(handle, { keyPrefix: "auth-ip", ...options });
 
   return {
-    async retryAfter(email, ip) {
-      const [a, b] = await Promise.all([wait(byEmail, keyOf(email)), wait(byIp, keyOf(ip))]);
-      return Math.max(a, b);
+    async begin(email, ip) {
+      const results = await Promise.allSettled([byEmail.consume(keyOf(email)), byIp.consume(keyOf(ip))]);
+      let waitMs = 0;
+      for (const result of results) {
+        if (result.status === "fulfilled") continue;
+        // consume() rejects with the counter's state when it is spent, or with an Error when the store fails.
+        if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
+        waitMs = Math.max(waitMs, result.reason.msBeforeNext);
+      }
+      if (waitMs > 0) {
+        const minutes = Math.ceil(waitMs / 60_000);
+        throw tooManyRequests(
+          waitMs / 1000,
+          `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        );
+      }
     },
-    async recordFailure(email, ip) {
-      // penalty() counts without throwing when the counter is already full.
-      await Promise.all([byEmail.penalty(keyOf(email)), byIp.penalty(keyOf(ip))]);
-    },
-    async recordSuccess(email) {
-      await byEmail.delete(keyOf(email));
+    async succeeded(email, ip) {
+      await Promise.all([byEmail.delete(keyOf(email)), byIp.reward(keyOf(ip), 1)]);
     },
     async forget(email) {
       await byEmail.delete(keyOf(email));

@@ -5,7 +5,7 @@
 import { isUniqueViolation, type Db } from "~db/client";
 import type { Role, WorkspaceRow } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
-import { badRequest, forbidden, notFound, validate } from "~/lib/http.server";
+import { badRequest, conflict, forbidden, notFound, validate } from "~/lib/http.server";
 import { newId } from "~/lib/ids.server";
 import { findUserByEmail } from "~/modules/accounts/users.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
@@ -15,7 +15,7 @@ import { SlugSchema, WorkspaceNameSchema } from "./slug";
 export type Workspace = Pick<WorkspaceRow, "id" | "slug" | "name" | "owner_user_id" | "created_at">;
 
 const slugTaken = () =>
-  badRequest("This site address is taken", [{ field: "slug", message: "This site address is already taken" }]);
+  conflict("This site address is taken", [{ field: "slug", message: "This site address is already taken" }]);
 
 /** The workspaces an operator belongs to, with their role, for the picker. */
 export function workspacesOfUser(db: Db, userId: string) {
@@ -115,18 +115,16 @@ export function workspaceOf(db: Db, workspaceId: string) {
     },
 
     listMembers: async (): Promise<Member[]> =>
-      (
-        await members()
-          .innerJoin("users", "users.id", "workspace_members.user_id")
-          .select([
-            "users.id as userId",
-            "users.email",
-            "workspace_members.role",
-            "workspace_members.created_at as createdAt",
-          ])
-          .orderBy("workspace_members.created_at")
-          .execute()
-      ).map((m) => ({ ...m })),
+      await members()
+        .innerJoin("users", "users.id", "workspace_members.user_id")
+        .select([
+          "users.id as userId",
+          "users.email",
+          "workspace_members.role",
+          "workspace_members.created_at as createdAt",
+        ])
+        .orderBy("workspace_members.created_at")
+        .execute(),
 
     async addMember(actorUserId: string, email: string, role: Role) {
       if (!ASSIGNABLE_ROLES.includes(role))
@@ -152,7 +150,7 @@ export function workspaceOf(db: Db, workspaceId: string) {
         });
       } catch (error) {
         if (isUniqueViolation(error)) {
-          throw badRequest("Already a member", [{ field: "email", message: "This person is already a member" }]);
+          throw conflict("Already a member", [{ field: "email", message: "This person is already a member" }]);
         }
         throw error;
       }
