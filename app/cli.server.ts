@@ -13,10 +13,13 @@ import {
   createUser,
   deleteAccount,
   findUserByEmail,
+  setRateLimits,
   setStatus,
   setTier,
 } from "~/modules/accounts/users.server";
+import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
 import { createAuthThrottle } from "~/modules/auth/throttle.server";
+import { createApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
 import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
@@ -26,7 +29,10 @@ Commands:
   users:set-tier <email> <free|pro|enterprise>
   users:suspend <email> [--undo]       suspend (and sign out everywhere), or reactivate with --undo
   users:delete <email> --yes           delete the account and every workspace it owns
-  users:show <email>`;
+  users:show <email>
+  users:set-limits <email> --per-hour <n> --burst <n>   an enterprise account's token-API limits
+  keys:create <email> --name <name> [--environment live|test] [--expires-in-days <n>]
+                                       prints the new API key once (for scripts and provisioning)`;
 
 interface Io {
   out(line: string): void;
@@ -59,12 +65,22 @@ async function admin(args: string[], io: Io): Promise<void> {
       password: { type: "string" },
       tier: { type: "string" },
       yes: { type: "boolean", default: false },
+      "per-hour": { type: "string" },
+      burst: { type: "string" },
+      name: { type: "string" },
+      environment: { type: "string" },
+      "expires-in-days": { type: "string" },
       undo: { type: "boolean", default: false },
     },
   });
   const need = (value: string | undefined, what: string) => {
     if (!value) throw new UsageError(`${command}: missing ${what}`);
     return value;
+  };
+  const count = (value: string | undefined, what: string) => {
+    const n = Number(need(value, what));
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${what} must be a whole number above 0`);
+    return n;
   };
   const tierOf = (value: string) => {
     const parsed = TierSchema.safeParse(value);
@@ -109,7 +125,14 @@ async function admin(args: string[], io: Io): Promise<void> {
         const user = await findUserByEmail(db, email);
         if (!user) throw new HttpError(404, `No account with the email ${email}`);
         const workspaces = (await workspacesOfUser(db, user.id)).filter((w) => w.role === "owner");
-        await deleteAccount({ db, authThrottle: createAuthThrottle(handle, parseEnv(process.env)) }, user);
+        await deleteAccount(
+          {
+            db,
+            authThrottle: createAuthThrottle(handle, parseEnv(process.env)),
+            apiRateLimit: createApiRateLimit(handle),
+          },
+          user,
+        );
         return workspaces;
       });
       io.out(`Deleted ${email} and ${owned.length} workspace${owned.length === 1 ? "" : "s"} it owned.`);
@@ -125,6 +148,33 @@ async function admin(args: string[], io: Io): Promise<void> {
       const { user, workspaces } = found;
       io.out(`${user.email}  id ${user.id}  tier ${user.tier}  status ${user.status}  since ${user.created_at}`);
       for (const w of workspaces) io.out(`  ${w.role.padEnd(6)} ${w.slug}  (${w.name})`);
+      return;
+    }
+    case "users:set-limits": {
+      const email = need(positionals[0], "<email>");
+      const limits = { perHour: count(values["per-hour"], "--per-hour"), burst: count(values.burst, "--burst") };
+      const user = await withDatabase((db) => setRateLimits(db, email, limits));
+      io.out(`${user.email} may make ${limits.perHour} requests per hour per key, ${limits.burst} per minute.`);
+      return;
+    }
+    case "keys:create": {
+      const email = need(positionals[0], "<email>");
+      const environment = values.environment ?? "live";
+      if (environment !== "live" && environment !== "test") throw new UsageError("--environment is live or test");
+      const expiresInDays = values["expires-in-days"] ? count(values["expires-in-days"], "--expires-in-days") : null;
+      const created = await withDatabase(async (db) => {
+        const user = await findUserByEmail(db, email);
+        if (!user) throw new HttpError(404, `No account with the email ${email}`);
+        return apiKeysOf(db, user).generate({
+          name: need(values.name, "--name"),
+          environment,
+          expiresInDays,
+          workspaceId: null,
+        });
+      });
+      // The key alone on stdout, so `KEY=$(npm run -s admin -- keys:create …)` works; the rest on stderr.
+      io.err(`Created key "${created.view.name}" (${created.view.displayPrefix}…) for ${email}. It is shown only now:`);
+      io.out(created.key);
       return;
     }
     default:

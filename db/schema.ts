@@ -20,6 +20,9 @@ export interface UsersTable {
   password_hash: string;
   tier: Tier;
   status: UserStatus;
+  /** Enterprise accounts' custom API limits (null: the tier's defaults). */
+  rate_limit_per_hour: number | null;
+  rate_limit_burst: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -69,12 +72,34 @@ export interface AuditEventsTable {
   created_at: Generated<string>;
 }
 
+export type KeyEnvironment = "live" | "test";
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  /** Set when the key may act only in this workspace; null = every workspace of its user. */
+  workspace_id: string | null;
+  name: string;
+  environment: KeyEnvironment;
+  /** The key's visible start, e.g. `atr_live_4fZ8qL`; the rest is never stored. */
+  display_prefix: string;
+  /** SHA-256 (hex) of the whole key. */
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  /** The key that replaced this one when it was rolled. */
+  replaced_by_id: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;
   sessions: SessionsTable;
   audit_events: AuditEventsTable;
+  api_keys: ApiKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

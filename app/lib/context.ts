@@ -4,7 +4,9 @@
  */
 import type { Logger } from "pino";
 import type { Db, Dialect } from "~db/client";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { AuthThrottle } from "~/modules/auth/throttle.server";
+import type { ApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
 import type { Env } from "~/lib/env.server";
 
 /** The spec's caller types, plus the integrator of the token API and the signer of SOP triggers. */
@@ -40,6 +42,10 @@ export interface AppServices {
   dialect: Dialect;
   logger: Logger;
   authThrottle: AuthThrottle;
+  /** Per-key limits of the token API. */
+  apiRateLimit: ApiRateLimit;
+  /** Failed bearer authentications per client address (API_AUTH_FAILURES_PER_MINUTE). */
+  authFailures: RateLimiterAbstract;
   /** Served through Vite's dev server (npm run dev): documents allow its injected styles and HMR socket. */
   devServer: boolean;
   ping(): Promise<void>;

@@ -46,6 +46,7 @@ export const EnvSchema = z.object({
   SESSION_MAX_DAYS: int(30, 1),
   AUTH_THROTTLE_MAX_FAILURES: int(5, 1),
   AUTH_THROTTLE_WINDOW_MINUTES: int(15, 1),
+  API_AUTH_FAILURES_PER_MINUTE: int(30, 1),
   MAX_BODY_BYTES: int(1_048_576, 1024),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -141,6 +141,13 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Bu
   return Buffer.concat(chunks);
 }
 
+const extraHeaders = new WeakMap<object, Record<string, string>>();
+
+/** Headers every response to this request carries, errors included (e.g. X-RateLimit-* of the token API). */
+export function setResponseHeaders(context: AppLoadContext, headers: Record<string, string>): void {
+  extraHeaders.set(context.request, { ...extraHeaders.get(context.request), ...headers });
+}
+
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Handler = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response> | Response;
 
@@ -158,12 +165,16 @@ export function apiRoute(handlers: Partial<Record<Method, Handler>>) {
     context.request.log.callerType ??= contractFor(pathname).caller;
     const method = request.method === "HEAD" ? "GET" : (request.method as Method);
     const handler = handlers[method];
+    let response: Response;
     try {
       if (!handler) throw new HttpError(405, `${request.method} is not supported here`, { allow });
-      return await handler(args);
+      response = await handler(args);
     } catch (thrown) {
-      return errorResponse(thrown, context);
+      response = errorResponse(thrown, context);
     }
+    for (const [name, value] of Object.entries(extraHeaders.get(context.request) ?? {}))
+      response.headers.set(name, value);
+    return response;
   };
   return dispatch;
 }

@@ -6,8 +6,9 @@ import { requireWorkspace } from "~/modules/tenancy/access.server";
 export const meta: MetaFunction = () => [{ title: "Get started · Atrium" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { workspace, repo } = await requireWorkspace(request, context, "viewer");
-  return { name: workspace.name, slug: workspace.slug, items: await checklistFor(repo) };
+  const { session, workspace, repo } = await requireWorkspace(request, context, "viewer");
+  const items = await checklistFor(context.services.db, repo, session.user);
+  return { name: workspace.name, slug: workspace.slug, items };
 }
 
 export default function GetStarted() {

@@ -1,7 +1,7 @@
 // /settings/account — the operator's own account; needs no workspace, so it works before the first one.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type FormResult, runForm } from "~/lib/forms.server";
 import { badRequest } from "~/lib/http.server";
 import { deleteAccount } from "~/modules/accounts/users.server";
@@ -49,6 +49,10 @@ export default function Account() {
           <dd>{email}</dd>
           <dt>Plan</dt>
           <dd>{tier}</dd>
+          <dt>API keys</dt>
+          <dd>
+            <Link to="/settings/api-keys">Manage your API keys</Link>
+          </dd>
           <dt>Member since</dt>
           <dd>{new Date(since).toUTCString()}</dd>
         </dl>

@@ -28,6 +28,7 @@ export default function ConsoleLayout() {
           <NavLink to="/" end>
             Workspaces
           </NavLink>
+          <NavLink to="/settings/api-keys">API keys</NavLink>
           {selected ? (
             <>
               <NavLink to="/get-started">Get started</NavLink>

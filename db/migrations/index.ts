@@ -1,6 +1,7 @@
 import type { Migration } from "kysely";
 import * as m0001 from "./0001-foundation";
 import * as m0002 from "./0002-rate-limit-counters";
+import * as m0003 from "./0003-api-keys";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -9,4 +10,5 @@ import * as m0002 from "./0002-rate-limit-counters";
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
   "0002-rate-limit-counters": m0002,
+  "0003-api-keys": m0003,
 };

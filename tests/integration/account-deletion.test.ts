@@ -63,13 +63,37 @@ describe("deleting an account", () => {
       (await new Client(server.url).post("/login", { email: leaving.email, password: "not it either" })).status,
     ).toBe(401);
 
+    // And an API key that has been used, so its rate-limit counters exist too.
+    const generated = await leaving.client.post("/settings/api-keys", {
+      intent: "generate",
+      name: "sync",
+      environment: "live",
+      expiresInDays: "",
+      workspaceId: "",
+    });
+    const key = /data-testid="new-api-key">([^<]+)</.exec(await generated.text())?.[1];
+    expect((await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(
+      200,
+    );
+
     const userId = await idOf(leaving.email);
+    const keyId = (
+      await server.db.selectFrom("api_keys").select("id").where("user_id", "=", userId).executeTakeFirstOrThrow()
+    ).id;
     const ownedId = await workspaceId("leaving-ltd");
     const emailKey = createHash("sha256").update(leaving.email).digest("base64url");
-    const needles = [userId, ownedId, leaving.email, emailKey];
+    const needles = [userId, ownedId, leaving.email, emailKey, keyId];
     const before = await rowsMentioning(needles);
     expect(new Set(before.map((r) => r.table))).toEqual(
-      new Set(["users", "workspaces", "workspace_members", "sessions", "audit_events", "rate_limit_counters"]),
+      new Set([
+        "users",
+        "workspaces",
+        "workspace_members",
+        "sessions",
+        "audit_events",
+        "rate_limit_counters",
+        "api_keys",
+      ]),
     );
 
     const res = await leaving.client.post("/settings/account", { confirmEmail: leaving.email.toUpperCase() });
@@ -77,6 +101,9 @@ describe("deleting an account", () => {
     expect(res.headers.get("location")).toBe("/login?deleted=1");
 
     expect(await rowsMentioning(needles)).toEqual([]);
+    expect((await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(
+      401,
+    );
     expect((await secondDevice.get("/")).status).toBe(302);
     expect((await fetch(`${server.url}/leaving-ltd`)).status).toBe(404);
 

@@ -28,7 +28,7 @@ describe("npm run db:migrate and db:seed", () => {
   it("migrates, then seeds the demo only into an empty database", async () => {
     expect(await run("migrate")).toMatchObject({
       code: 0,
-      stdout: "Applied 0001-foundation, 0002-rate-limit-counters.\n",
+      stdout: "Applied 0001-foundation, 0002-rate-limit-counters, 0003-api-keys.\n",
     });
     expect(await run("migrate")).toMatchObject({ code: 0, stdout: "The database is up to date.\n" });
     const seeded = await run("seed");
@@ -90,6 +90,38 @@ describe("npm run admin", () => {
     const unknown = await run("admin", "users:fly");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command "users:fly"');
+  });
+
+  it("sets an enterprise account's own limits, and refuses them for other tiers", async () => {
+    const set = await run("admin", "users:set-limits", "owner@example.test", "--per-hour", "50000", "--burst", "2000");
+    expect(set).toMatchObject({
+      code: 0,
+      stdout: "owner@example.test may make 50000 requests per hour per key, 2000 per minute.\n",
+    });
+    await run("admin", "users:set-tier", "owner@example.test", "pro");
+    const refused = await run("admin", "users:set-limits", "owner@example.test", "--per-hour", "5", "--burst", "5");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("custom limits are for enterprise accounts");
+    const bad = await run("admin", "users:set-limits", "owner@example.test", "--per-hour", "lots", "--burst", "5");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--per-hour must be a whole number above 0");
+  });
+
+  it("creates an API key that works, printing only the key on stdout", async () => {
+    const created = await run("admin", "keys:create", "owner@example.test", "--name", "provisioning");
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^atr_live_[0-9A-Za-z]{36}\n$/);
+    expect(created.stderr).toContain('Created key "provisioning"');
+    const server = await startServer({}, database);
+    try {
+      const res = await fetch(`${server.url}/api/auth/me`, {
+        headers: { authorization: `Bearer ${created.stdout.trim()}` },
+      });
+      expect(res.status).toBe(200);
+      expect((await res.json()).email).toBe("owner@example.test");
+    } finally {
+      await server.close();
+    }
   });
 
   it("deletes only with --yes", async () => {

@@ -11,6 +11,7 @@ import { newId } from "~/lib/ids.server";
 import { hashPassword } from "~/modules/auth/password.server";
 import type { AppServices } from "~/lib/context";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
+import { rateLimitsOf, type RateLimits } from "~/modules/plans/tiers";
 
 export const EmailSchema = z
   .string()
@@ -123,11 +124,37 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
   });
 }
 
-/** Deletes the account and forgets its sign-in throttle counter (kept under a hash of the email). */
+/** Deletes the account, then forgets its counters: the sign-in throttle's (by email) and its keys' rate limits. */
 export async function deleteAccount(
-  services: Pick<AppServices, "db" | "authThrottle">,
+  services: Pick<AppServices, "db" | "authThrottle" | "apiRateLimit">,
   user: Pick<User, "id" | "email">,
 ) {
+  const keys = await services.db.selectFrom("api_keys").select("id").where("user_id", "=", user.id).execute();
   await deleteUser(services.db, user.id);
   await services.authThrottle.forget(user.email);
+  await Promise.all(keys.map((k) => services.apiRateLimit.forget(k.id)));
+}
+
+/** The account's token-API limits: its tier's, or an Enterprise account's own. */
+export async function findRateLimits(db: Db, userId: string): Promise<RateLimits> {
+  const row = await db
+    .selectFrom("users")
+    .select(["tier", "rate_limit_per_hour", "rate_limit_burst"])
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return rateLimitsOf(row);
+}
+
+/** Sets an Enterprise account's own limits (other tiers use their plan's). */
+export async function setRateLimits(db: Db, email: string, limits: RateLimits): Promise<User> {
+  const user = await requireByEmail(db, email);
+  if (user.tier !== "enterprise") {
+    throw new HttpError(400, `${user.email} is on the ${user.tier} tier; custom limits are for enterprise accounts`);
+  }
+  await db
+    .updateTable("users")
+    .set({ rate_limit_per_hour: limits.perHour, rate_limit_burst: limits.burst, updated_at: isoNow() })
+    .where("id", "=", user.id)
+    .execute();
+  return user;
 }

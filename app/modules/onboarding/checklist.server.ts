@@ -3,6 +3,9 @@
  * links to the page where it is done. Later capabilities append their own item here (branding set, first
  * page published, API key created) once their page exists: the list only links to pages that exist.
  */
+import type { Db } from "~db/client";
+import type { Tier } from "~db/schema";
+import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
 import type { WorkspaceRepo } from "~/modules/tenancy/workspaces.server";
 
 export interface ChecklistItem {
@@ -14,8 +17,16 @@ export interface ChecklistItem {
   action: string;
 }
 
-export async function checklistFor(repo: WorkspaceRepo): Promise<ChecklistItem[]> {
-  const [workspace, members] = await Promise.all([repo.get(), repo.listMembers()]);
+export async function checklistFor(
+  db: Db,
+  repo: WorkspaceRepo,
+  operator: { id: string; tier: Tier },
+): Promise<ChecklistItem[]> {
+  const [workspace, members, activeKeys] = await Promise.all([
+    repo.get(),
+    repo.listMembers(),
+    apiKeysOf(db, operator).activeCount(),
+  ]);
   const slug = workspace?.slug ?? "";
   return [
     {
@@ -33,6 +44,14 @@ export async function checklistFor(repo: WorkspaceRepo): Promise<ChecklistItem[]
       done: members.length > 1,
       href: "/settings#members",
       action: "Add a member",
+    },
+    {
+      id: "api-key",
+      title: "Connect your tools with an API key",
+      description: "Integrations call Atrium's token API with a key of yours.",
+      done: activeKeys > 0,
+      href: "/settings/api-keys",
+      action: "Generate a key",
     },
   ];
 }

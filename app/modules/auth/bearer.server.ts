@@ -1,0 +1,106 @@
+/**
+ * First verification of the token API (`/api/auth/*`, `/api/chat/v5`): `Authorization: Bearer <token>`,
+ * checked by a chain of verifiers — API keys now; the OAuth issue appends an access-token verifier here
+ * and no route changes. Cookies are never looked at. Then the per-key rate limit, whose state every
+ * response carries as X-RateLimit-* headers (set through `setResponseHeaders`, errors included).
+ */
+import { createHash } from "node:crypto";
+import type { AppLoadContext } from "@remix-run/node";
+import { RateLimiterRes } from "rate-limiter-flexible";
+import type { Tier, UserStatus } from "~db/schema";
+import { isoNow, now } from "~/lib/clock.server";
+import { forbidden, setResponseHeaders, tooManyRequests, unauthorized } from "~/lib/http.server";
+import { hashKey, isWellFormedKey, looksLikeKey } from "~/modules/api-keys/format.server";
+import { statusOf } from "~/modules/api-keys/api-keys.server";
+import { rateLimitsOf, type RateLimits } from "~/modules/plans/tiers";
+
+export interface Integrator {
+  user: { id: string; email: string; tier: Tier; status: UserStatus; created_at: string };
+  credential: { kind: "api_key"; id: string; workspaceId: string | null };
+  limits: RateLimits;
+}
+
+/** One kind of bearer token. `verify` answers null for a token it recognises but rejects. */
+export interface BearerVerifier {
+  recognises(token: string): boolean;
+  verify(token: string, context: AppLoadContext): Promise<Integrator | null>;
+}
+
+/** Writing last_used_at on every call would add a write per request; once a minute is precise enough. */
+const LAST_USED_PRECISION_MS = 60_000;
+
+export const apiKeyVerifier: BearerVerifier = {
+  recognises: looksLikeKey,
+  async verify(token, context) {
+    if (!isWellFormedKey(token)) return null;
+    const { db } = context.services;
+    const row = await db
+      .selectFrom("api_keys as k")
+      .innerJoin("users as u", "u.id", "k.user_id")
+      .select([
+        "k.id",
+        "k.workspace_id",
+        "k.expires_at",
+        "k.revoked_at",
+        "k.last_used_at",
+        "u.id as user_id",
+        "u.email",
+        "u.tier",
+        "u.status",
+        "u.created_at",
+        "u.rate_limit_per_hour",
+        "u.rate_limit_burst",
+      ])
+      .where("k.key_hash", "=", hashKey(token))
+      .executeTakeFirst();
+    if (!row || statusOf(row) !== "active") return null;
+    if (!row.last_used_at || now().getTime() - Date.parse(row.last_used_at) > LAST_USED_PRECISION_MS) {
+      await db.updateTable("api_keys").set({ last_used_at: isoNow() }).where("id", "=", row.id).execute();
+    }
+    return {
+      user: { id: row.user_id, email: row.email, tier: row.tier, status: row.status, created_at: row.created_at },
+      credential: { kind: "api_key", id: row.id, workspaceId: row.workspace_id },
+      limits: rateLimitsOf(row),
+    };
+  },
+};
+
+const VERIFIERS: readonly BearerVerifier[] = [apiKeyVerifier];
+
+const ipKey = (ip: string) => createHash("sha256").update(ip).digest("base64url");
+
+function bearerToken(request: Request): string | null {
+  const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(request.headers.get("authorization") ?? "");
+  return match?.[1] ?? null;
+}
+
+/** The integrator calling a token API route, within its rate limit; otherwise the spec's 401/403/429. */
+export async function requireIntegrator(request: Request, context: AppLoadContext): Promise<Integrator> {
+  const { authFailures, apiRateLimit } = context.services;
+  const log = context.request.log;
+  log.callerType = "integrator";
+
+  // A client address that keeps failing is refused before its next guess is even looked at.
+  const failures = await authFailures.get(ipKey(context.request.ip));
+  if (failures && failures.remainingPoints <= 0) throw tooManyRequests(failures.msBeforeNext / 1000);
+
+  const token = bearerToken(request);
+  const verifier = token ? VERIFIERS.find((v) => v.recognises(token)) : undefined;
+  const integrator = token && verifier ? await verifier.verify(token, context) : null;
+  if (!integrator) {
+    await authFailures.penalty(ipKey(context.request.ip)).catch((reason: unknown) => {
+      if (!(reason instanceof RateLimiterRes)) throw reason;
+    });
+    throw unauthorized();
+  }
+
+  const state = await apiRateLimit.consume(integrator.credential.id, integrator.limits);
+  setResponseHeaders(context, {
+    "X-RateLimit-Limit": String(state.limit),
+    "X-RateLimit-Remaining": String(state.remaining),
+    "X-RateLimit-Reset": String(state.reset),
+  });
+  if (state.retryAfter !== undefined) throw tooManyRequests(state.retryAfter);
+  if (integrator.user.status !== "active") throw forbidden();
+  return integrator;
+}
