@@ -12,7 +12,7 @@ import { parseEnv } from "~/lib/env.server";
 import { errorBody } from "~/lib/http.server";
 import { createAuthThrottle } from "~/modules/auth/throttle.server";
 import { createApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
-import { createCounter } from "~db/rate-limit-store";
+import { createBearerFailures } from "~/modules/auth/bearer-failures.server";
 import { version } from "../package.json";
 
 export interface BootstrapOptions {
@@ -55,12 +55,8 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       dialect: handle.dialect,
       logger,
       authThrottle: createAuthThrottle(handle, env),
-      apiRateLimit: createApiRateLimit(handle),
-      authFailures: createCounter(handle, {
-        keyPrefix: "api-auth-ip",
-        points: env.API_AUTH_FAILURES_PER_MINUTE,
-        durationSeconds: 60,
-      }),
+      apiRateLimit: createApiRateLimit(handle.db),
+      authFailures: createBearerFailures(handle, env.API_AUTH_FAILURES_PER_MINUTE),
       devServer: options.devServer ?? false,
       ping: () => handle.ping(),
     };

@@ -19,7 +19,6 @@ import {
 } from "~/modules/accounts/users.server";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
 import { createAuthThrottle } from "~/modules/auth/throttle.server";
-import { createApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
 import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
@@ -125,14 +124,7 @@ async function admin(args: string[], io: Io): Promise<void> {
         const user = await findUserByEmail(db, email);
         if (!user) throw new HttpError(404, `No account with the email ${email}`);
         const workspaces = (await workspacesOfUser(db, user.id)).filter((w) => w.role === "owner");
-        await deleteAccount(
-          {
-            db,
-            authThrottle: createAuthThrottle(handle, parseEnv(process.env)),
-            apiRateLimit: createApiRateLimit(handle),
-          },
-          user,
-        );
+        await deleteAccount({ db, authThrottle: createAuthThrottle(handle, parseEnv(process.env)) }, user);
         return workspaces;
       });
       io.out(`Deleted ${email} and ${owned.length} workspace${owned.length === 1 ? "" : "s"} it owned.`);

@@ -5,7 +5,7 @@
  * Each target gets a discarded warm-up pass, then a measured pass; targets run one after another. Two
  * baselines are measured in the same run, so each result can be read as a ratio (see bench/README.md).
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -19,12 +19,37 @@ const REMIX_BASELINE = { name: "bare Remix resource route", path: "/api/health/l
 
 /**
  * The Atrium endpoints to measure (GET), after the baseline. One line per endpoint; `headers` is optional, either
- * an object or an async function of the server's base URL (for a token that must be obtained at run time).
+ * an object or an async function of the running server ({ baseUrl, databaseUrl }), for a token that must be
+ * obtained at run time.
  */
 const TARGETS = [
   { name: "health (database check)", path: "/api/health" },
   { name: "public site page (SSR)", path: "/harbor-bakery" },
+  {
+    name: "token API (valid key, limiter on)",
+    path: "/api/auth/me",
+    headers: async (server) => ({ authorization: `Bearer ${benchKey(server)}` }),
+  },
 ];
+
+/**
+ * An API key of the demo operator with limits far above what the load can reach, so the limiter counts every
+ * request but never refuses one: made with the admin CLI, as a self-hoster would.
+ */
+function benchKey({ databaseUrl }) {
+  const admin = (...args) => {
+    const run = spawnSync(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl },
+      encoding: "utf8",
+    });
+    if (run.status !== 0) throw new Error(`admin ${args[0]} failed:\n${run.stderr}`);
+    return run.stdout.trim();
+  };
+  admin("users:set-tier", "demo@atrium.test", "enterprise");
+  admin("users:set-limits", "demo@atrium.test", "--per-hour", "1000000000", "--burst", "1000000000");
+  return admin("keys:create", "demo@atrium.test", "--name", "bench");
+}
 
 const NODE_HTTP = "node:http";
 const READY_TIMEOUT_MS = 30_000;
@@ -159,18 +184,19 @@ async function startAtrium() {
   const port = await freePort();
   const dir = mkdtempSync(join(os.tmpdir(), "atrium-bench-"));
   tempDirs.add(dir);
+  const databaseUrl = `file:${join(dir, "atrium.db")}`;
   const child = startChild(["build/server.js"], {
     PORT: String(port),
     HOST: "127.0.0.1",
     NODE_ENV: "production",
-    DATABASE_URL: `file:${join(dir, "atrium.db")}`,
+    DATABASE_URL: databaseUrl,
     SEED_DEMO: "true",
     LOG_LEVEL: "silent",
     COOKIE_SECURE: "false",
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilReady(child, `${baseUrl}/api/health`, "Atrium");
-  return { child, baseUrl };
+  return { child, baseUrl, databaseUrl };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -203,7 +229,7 @@ async function load(url, headers, duration, connections) {
 async function measure(target, server, options) {
   const { baseUrl, child } = server;
   const url = baseUrl + target.path;
-  const headers = typeof target.headers === "function" ? await target.headers(baseUrl) : target.headers;
+  const headers = typeof target.headers === "function" ? await target.headers(server) : target.headers;
   process.stdout.write(`${target.name} (GET ${target.path}): `);
   await preflight(url, headers);
   if (options.warmup > 0) {

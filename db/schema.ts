@@ -93,6 +93,18 @@ export interface ApiKeysTable {
   replaced_by_id: string | null;
 }
 
+export interface ApiRateWindowsTable {
+  key_id: string;
+  /** Unix ms at which the key's current hourly window opened. */
+  hour_start: number;
+  /** Requests admitted in that window. */
+  hour_count: number;
+  burst_start: number;
+  burst_count: number;
+  /** 1 when the request that last wrote the row was admitted. */
+  admitted: number;
+}
+
 export interface Database {
   users: UsersTable;
   workspaces: WorkspacesTable;
@@ -100,6 +112,7 @@ export interface Database {
   sessions: SessionsTable;
   audit_events: AuditEventsTable;
   api_keys: ApiKeysTable;
+  api_rate_windows: ApiRateWindowsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -4,7 +4,7 @@
  */
 import type { Logger } from "pino";
 import type { Db, Dialect } from "~db/client";
-import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import type { BearerFailures } from "~/modules/auth/bearer-failures.server";
 import type { AuthThrottle } from "~/modules/auth/throttle.server";
 import type { ApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
 import type { Env } from "~/lib/env.server";
@@ -45,7 +45,7 @@ export interface AppServices {
   /** Per-key limits of the token API. */
   apiRateLimit: ApiRateLimit;
   /** Failed bearer authentications per client address (API_AUTH_FAILURES_PER_MINUTE). */
-  authFailures: RateLimiterAbstract;
+  authFailures: BearerFailures;
   /** Served through Vite's dev server (npm run dev): documents allow its injected styles and HMR socket. */
   devServer: boolean;
   ping(): Promise<void>;

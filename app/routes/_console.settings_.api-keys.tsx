@@ -136,7 +136,7 @@ export default function ApiKeys() {
       <h1>API Keys</h1>
       <p>
         Your plan: <strong>{plan.label}</strong> — {limits.perHour.toLocaleString("en")} requests per hour per key, at
-        most {limits.burst.toLocaleString("en")} in any one-minute window,{" "}
+        most {limits.burst.toLocaleString("en")} in each one-minute window,{" "}
         {plan.maxActiveApiKeys === null ? "any number of active keys" : `up to ${plan.maxActiveApiKeys} active keys`} (
         {active} active). A key acts as you in every workspace you belong to, unless you restrict it to one.
       </p>

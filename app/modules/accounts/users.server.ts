@@ -124,15 +124,16 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
   });
 }
 
-/** Deletes the account, then forgets its counters: the sign-in throttle's (by email) and its keys' rate limits. */
+/**
+ * Deletes the account (its keys' rate windows go with the keys, by cascade), then forgets its sign-in
+ * throttle counter, which is kept under a hash of the email rather than a foreign key.
+ */
 export async function deleteAccount(
-  services: Pick<AppServices, "db" | "authThrottle" | "apiRateLimit">,
+  services: Pick<AppServices, "db" | "authThrottle">,
   user: Pick<User, "id" | "email">,
 ) {
-  const keys = await services.db.selectFrom("api_keys").select("id").where("user_id", "=", user.id).execute();
   await deleteUser(services.db, user.id);
   await services.authThrottle.forget(user.email);
-  await Promise.all(keys.map((k) => services.apiRateLimit.forget(k.id)));
 }
 
 /** The account's token-API limits: its tier's, or an Enterprise account's own. */

@@ -1,15 +1,15 @@
 /**
- * Per-key limits of the token API (docs/decisions/009-token-api.md): an hourly quota and a burst limit,
- * each a fixed window per key in rate-limiter-flexible's database store — atomic under concurrency,
- * persistent across restarts, shared by every process on Postgres.
+ * Per-key limits of the token API (docs/decisions/009-token-api.md): an hourly quota and a burst limit, each
+ * a fixed window per key, kept in one row per key and updated by one atomic UPSERT per request — exact under
+ * concurrency (the row is the lock on both dialects), persistent across restarts, shared by every process on
+ * Postgres. Only admitted requests are counted. The same SQL runs on SQLite (3.35+) and Postgres.
  */
-import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import type { DatabaseHandle } from "~db/client";
-import { createCounter } from "~db/rate-limit-store";
+import { sql } from "kysely";
+import type { Db } from "~db/client";
 import type { RateLimits } from "~/modules/plans/tiers";
 
-const HOUR = 3_600;
-const BURST_WINDOW = 60;
+const HOUR_MS = 3_600_000;
+const BURST_MS = 60_000;
 
 export interface RateLimitState {
   /** The hourly quota (X-RateLimit-Limit). */
@@ -23,68 +23,69 @@ export interface RateLimitState {
 }
 
 export interface ApiRateLimit {
-  /** Counts one request of `keyId`, or refuses it (retryAfter set) without counting it against the hour. */
+  /** Counts one request of `keyId` if both windows admit it; otherwise refuses it (retryAfter set), uncounted. */
   consume(keyId: string, limits: RateLimits): Promise<RateLimitState>;
   /** The hourly window as it stands, counting nothing (for the console). */
   peek(keyId: string, limits: RateLimits): Promise<RateLimitState>;
-  /** Drops a key's counters (its account was deleted). */
-  forget(keyId: string): Promise<void>;
+}
+
+interface Windows {
+  hour_start: number;
+  hour_count: number;
+  burst_start: number;
+  burst_count: number;
+  admitted: number;
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-export function createApiRateLimit(handle: DatabaseHandle): ApiRateLimit {
-  // One limiter per distinct allowance (counts are shared through the key prefix, so a tier change keeps them).
-  const limiters = new Map<string, RateLimiterAbstract>();
-  const limiter = (prefix: string, points: number, duration: number) => {
-    const id = `${prefix}:${points}`;
-    let found = limiters.get(id);
-    if (!found) {
-      found = createCounter(handle, { keyPrefix: prefix, points, durationSeconds: duration });
-      limiters.set(id, found);
-    }
-    return found;
+function hourly(limits: RateLimits, row: Pick<Windows, "hour_start" | "hour_count"> | undefined, at: number) {
+  const live = row && Number(row.hour_start) > at - HOUR_MS;
+  const start = live ? Number(row.hour_start) : at;
+  const used = live ? Number(row.hour_count) : 0;
+  return {
+    limit: limits.perHour,
+    remaining: Math.max(0, limits.perHour - used),
+    reset: Math.ceil((start + HOUR_MS) / 1000),
   };
-  const hourly = (limits: RateLimits) => limiter("api-hour", limits.perHour, HOUR);
-  const burst = (limits: RateLimits) => limiter("api-burst", limits.burst, BURST_WINDOW);
+}
 
-  const stateOf = (limits: RateLimits, res: RateLimiterRes | null): RateLimitState => {
-    const used = res?.consumedPoints ?? 0;
-    const msLeft = res && res.msBeforeNext > 0 ? res.msBeforeNext : HOUR * 1000;
-    return {
-      limit: limits.perHour,
-      remaining: Math.max(0, limits.perHour - used),
-      reset: Math.ceil((Date.now() + msLeft) / 1000),
-    };
-  };
-
-  const refusal = (reason: unknown): RateLimiterRes => {
-    if (reason instanceof RateLimiterRes) return reason;
-    throw reason;
-  };
-
+export function createApiRateLimit(db: Db): ApiRateLimit {
   return {
     async consume(keyId, limits) {
-      try {
-        await burst(limits).consume(keyId);
-      } catch (reason) {
-        const refused = refusal(reason);
-        return { ...stateOf(limits, await hourly(limits).get(keyId)), retryAfter: seconds(refused.msBeforeNext) };
-      }
-      try {
-        return stateOf(limits, await hourly(limits).consume(keyId));
-      } catch (reason) {
-        const refused = refusal(reason);
-        return { ...stateOf(limits, refused), retryAfter: seconds(refused.msBeforeNext) };
-      }
+      const at = Date.now();
+      const hourCut = at - HOUR_MS;
+      const burstCut = at - BURST_MS;
+      // Counts as they stand for this request: a window that has run out counts as empty.
+      const hourUsed = sql`(case when api_rate_windows.hour_start <= ${hourCut} then 0 else api_rate_windows.hour_count end)`;
+      const burstUsed = sql`(case when api_rate_windows.burst_start <= ${burstCut} then 0 else api_rate_windows.burst_count end)`;
+      const admit = sql`(case when ${hourUsed} < ${limits.perHour} and ${burstUsed} < ${limits.burst} then 1 else 0 end)`;
+      // In an UPSERT's SET, column references read the row as it was before this statement on both dialects.
+      const { rows } = await sql<Windows>`
+        insert into api_rate_windows (key_id, hour_start, hour_count, burst_start, burst_count, admitted)
+        values (${keyId}, ${at}, 1, ${at}, 1, 1)
+        on conflict (key_id) do update set
+          hour_start = case when api_rate_windows.hour_start <= ${hourCut} then ${at} else api_rate_windows.hour_start end,
+          burst_start = case when api_rate_windows.burst_start <= ${burstCut} then ${at} else api_rate_windows.burst_start end,
+          hour_count = ${hourUsed} + ${admit},
+          burst_count = ${burstUsed} + ${admit},
+          admitted = ${admit}
+        returning hour_start, hour_count, burst_start, burst_count, admitted`.execute(db);
+      const row = rows[0]!;
+      const state: RateLimitState = hourly(limits, row, at);
+      if (Number(row.admitted) === 1) return state;
+      const burstFull = Number(row.burst_count) >= limits.burst && Number(row.burst_start) > burstCut;
+      const waitMs = burstFull ? Number(row.burst_start) + BURST_MS - at : Number(row.hour_start) + HOUR_MS - at;
+      return { ...state, retryAfter: seconds(waitMs) };
     },
+
     async peek(keyId, limits) {
-      return stateOf(limits, await hourly(limits).get(keyId));
-    },
-    async forget(keyId) {
-      // Any allowance reaches the shared rows: the counters are keyed by prefix and key id only.
-      const any = { perHour: 1, burst: 1 };
-      await Promise.all([hourly(any).delete(keyId), burst(any).delete(keyId)]);
+      const row = await db
+        .selectFrom("api_rate_windows")
+        .select(["hour_start", "hour_count"])
+        .where("key_id", "=", keyId)
+        .executeTakeFirst();
+      return hourly(limits, row, Date.now());
     },
   };
 }
