@@ -3,6 +3,7 @@
  * Order matters: the first matching prefix wins, so the more specific prefixes come first.
  */
 import type { CallerType } from "~/lib/context";
+import { CONSOLE_SEGMENTS } from "~/lib/console-pages";
 
 interface ContractRow {
   prefix: RegExp;
@@ -30,26 +31,6 @@ export const ACCESS_CONTRACT: readonly ContractRow[] = [
   { prefix: /^\/oauth\//, caller: "integrator", credential: "OAuth client credentials" },
   { prefix: /^\/api\//, caller: "public", credential: "none (technical routes)" },
 ];
-
-/** Console pages: the spec's list, plus the account pages every console has. */
-export const CONSOLE_SEGMENTS = [
-  "get-started",
-  "settings",
-  "insights",
-  "scheduling",
-  "customers",
-  "inbox",
-  "shop",
-  "shipping",
-  "website",
-  "stories",
-  "discovery",
-  "communications",
-  "forms",
-  "login",
-  "signup",
-  "logout",
-] as const;
 
 export function contractFor(pathname: string): { caller: CallerType; credential: string } {
   const row = ACCESS_CONTRACT.find((r) => r.prefix.test(pathname));

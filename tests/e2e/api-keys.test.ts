@@ -1,46 +1,16 @@
 /** A new user, in Chromium, generates a key under API Keys, copies it, and calls /api/auth/me with it. */
-import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import type { BrowserContext } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_PATH, openBrowser } from "../helpers/browser";
+import { describe, expect, it } from "vitest";
+import { browserSuite } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
-import { startServer, type TestServer } from "../helpers/server";
 
-let server: TestServer;
-let browser: Awaited<ReturnType<typeof openBrowser>>;
-let context: BrowserContext;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium`);
-  server = await startServer();
-  browser = await openBrowser();
-  context = browser.context;
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-});
-afterEach(async ({ task }) => {
-  if (task.result?.state !== "fail") return;
-  for (const page of context.pages()) {
-    console.error(
-      `page at ${page.url()}:\n${(
-        await page
-          .locator("body")
-          .innerText()
-          .catch(() => "")
-      ).slice(0, 800)}`,
-    );
-  }
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = browserSuite({ permissions: ["clipboard-read", "clipboard-write"] });
 
 describe("API keys in Chromium", () => {
   it("generates a key, copies it, calls /api/auth/me with it, then revokes it", async () => {
     const email = uniqueEmail("keys");
-    const page = await context.newPage();
-    await page.goto(`${server.url}/signup`);
+    const page = await suite.context.newPage();
+    await page.goto(`${suite.server.url}/signup`);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("a long enough password");
     await page.getByRole("button", { name: "Create account" }).click();
@@ -61,11 +31,11 @@ describe("API keys in Chromium", () => {
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(key);
     expect(await page.locator("pre code").textContent()).toBe(
-      `curl -H "Authorization: Bearer ${key}" ${server.url}/api/auth/me`,
+      `curl -H "Authorization: Bearer ${key}" ${suite.server.url}/api/auth/me`,
     );
 
     // What the curl line does.
-    const res = await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${copied}` } });
+    const res = await fetch(`${suite.server.url}/api/auth/me`, { headers: { authorization: `Bearer ${copied}` } });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ email, tier: "free" });
 
@@ -79,7 +49,7 @@ describe("API keys in Chromium", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Revoke My integration" }).click();
     await page.getByText("Key revoked: it stopped working at once.").waitFor();
-    const after = await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
+    const after = await fetch(`${suite.server.url}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(after.status).toBe(401);
     await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? tmpdir()}/atrium-api-keys.png`, fullPage: true });
     await page.close();

@@ -1,45 +1,11 @@
 /** A new operator, in a real browser: sign up, create a workspace, find it in the picker, open its site. */
-import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_PATH, openBrowser } from "../helpers/browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserSuite } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
-import { startServer, type TestServer } from "../helpers/server";
 
-let server: TestServer;
-let browser: Awaited<ReturnType<typeof openBrowser>>;
-let context: BrowserContext;
-
-beforeAll(async () => {
-  // Fail, never skip: a missing browser is a broken test machine, and .ci/run installs it.
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium`);
-  server = await startServer();
-  browser = await openBrowser();
-  context = browser.context;
-});
-/** On a failure, say where the browser was and what it showed: a timeout alone explains nothing. */
-afterEach(async ({ task }) => {
-  if (task.result?.state !== "fail") return;
-  for (const page of context.pages()) {
-    const text = await page
-      .locator("body")
-      .innerText()
-      .catch(() => "(no body)");
-    console.error(`page at ${page.url()}:\n${text.slice(0, 800)}`);
-    console.error(
-      `last server log lines:\n${server.logs
-        .slice(-8)
-        .map((l) => JSON.stringify(l))
-        .join("\n")}`,
-    );
-  }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = browserSuite();
 
 async function createWorkspace(page: Page, name: string, slug: string) {
   await page.getByLabel("Name").fill(name);
@@ -52,12 +18,12 @@ describe("onboarding in Chromium", () => {
   const password = "a long enough password";
 
   it("signs up, creates Acme at /acme, sees it in the picker and opens its site", async () => {
-    const page = await context.newPage();
+    const page = await suite.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
 
-    await page.goto(`${server.url}/`);
+    await page.goto(`${suite.server.url}/`);
     await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
     await page.getByRole("link", { name: "Create an account" }).click();
     await page.getByLabel("Email").fill(email);
@@ -89,8 +55,8 @@ describe("onboarding in Chromium", () => {
     ["settings", "reserved for Atrium's own pages"],
     ["api", "reserved for Atrium's own pages"],
   ])("refuses %j as a site address with a clear message next to the field", async (slug, message) => {
-    const page = await context.newPage();
-    await page.goto(`${server.url}/`);
+    const page = await suite.context.newPage();
+    await page.goto(`${suite.server.url}/`);
     await createWorkspace(page, "Reserved Co", slug);
     const field = page.getByLabel("Site address");
     await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
@@ -103,11 +69,11 @@ describe("onboarding in Chromium", () => {
   });
 
   it("signs out, and signs back in to the same workspace", async () => {
-    const page = await context.newPage();
-    await page.goto(`${server.url}/get-started`);
+    const page = await suite.context.newPage();
+    await page.goto(`${suite.server.url}/get-started`);
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
-    await page.goto(`${server.url}/settings`);
+    await page.goto(`${suite.server.url}/settings`);
     await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);

@@ -1,8 +1,10 @@
 /** Debian's Chromium driven by playwright-core: never a browser download, always a fresh profile. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { startServer, type TestServer } from "./server";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -28,4 +30,43 @@ export async function openBrowser(): Promise<{ context: BrowserContext; close():
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The hooks every browser test file needs: a server with a fresh database, a browser with a fresh profile,
+ * and — when a test fails — what each page showed and the server's last log lines (a timeout alone explains
+ * nothing). Call at the top of a test file; read `suite.server` / `suite.context` inside tests.
+ */
+export function browserSuite(options: { permissions?: string[] } = {}) {
+  const suite = {} as { server: TestServer; context: BrowserContext; close(): Promise<void> };
+  beforeAll(async () => {
+    // Fail, never skip: a missing browser is a broken test machine, and .ci/run installs it.
+    if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium`);
+    suite.server = await startServer();
+    const browser = await openBrowser();
+    suite.context = browser.context;
+    suite.close = browser.close;
+    if (options.permissions) await suite.context.grantPermissions(options.permissions, { origin: suite.server.url });
+  });
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== "fail") return;
+    for (const page of suite.context.pages()) {
+      const text = await page
+        .locator("body")
+        .innerText()
+        .catch(() => "(no body)");
+      console.error(`page at ${page.url()}:\n${text.slice(0, 800)}`);
+    }
+    console.error(
+      `last server log lines:\n${suite.server.logs
+        .slice(-8)
+        .map((l) => JSON.stringify(l))
+        .join("\n")}`,
+    );
+  });
+  afterAll(async () => {
+    await suite.close?.();
+    await suite.server?.close();
+  });
+  return suite;
 }

@@ -3,25 +3,10 @@
  * a page or prefix of Atrium itself. Shared by the console form and the server-side check.
  */
 import { z } from "zod";
+import { CONSOLE_SEGMENTS } from "~/lib/console-pages";
 
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
-  // console pages of the spec, and account pages
-  "get-started",
-  "settings",
-  "insights",
-  "scheduling",
-  "customers",
-  "inbox",
-  "shop",
-  "shipping",
-  "website",
-  "stories",
-  "discovery",
-  "communications",
-  "forms",
-  "login",
-  "signup",
-  "logout",
+  ...CONSOLE_SEGMENTS,
   // technical prefixes and callbacks
   "api",
   "auth",
