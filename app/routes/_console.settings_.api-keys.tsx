@@ -43,14 +43,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     findRateLimits(db, session.user.id),
   ]);
   const at = Date.now();
-  const rows = await Promise.all(
-    list.map(async (key) => ({
+  const usage = await apiRateLimit.peek(
+    list.filter((k) => k.status === "active").map((k) => k.id),
+    limits,
+  );
+  const rows = list.map((key) => {
+    const window = usage.get(key.id);
+    return {
       ...key,
       ageDays: Math.floor((at - Date.parse(key.createdAt)) / 86_400_000),
-      used: key.status === "active" ? limits.perHour - (await apiRateLimit.peek(key.id, limits)).remaining : null,
+      used: window ? limits.perHour - window.remaining : null,
       workspaceName: workspaces.find((w) => w.id === key.workspaceId)?.name ?? null,
-    })),
-  );
+    };
+  });
   return {
     tier: session.user.tier,
     plan: TIER_PLANS[session.user.tier],

@@ -60,14 +60,36 @@ function view(row: ApiKeysTable): ApiKeyView {
 export function apiKeysOf(db: Db, user: { id: string; tier: Tier }) {
   const keys = () => db.selectFrom("api_keys").where("user_id", "=", user.id);
 
-  async function activeCount(): Promise<number> {
+  async function activeCount(executor: Db = db): Promise<number> {
     const at = isoNow();
-    const row = await keys()
+    const row = await executor
+      .selectFrom("api_keys")
+      .where("user_id", "=", user.id)
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("revoked_at", "is", null)
       .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", at)]))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /**
+   * Refuses (403) when the plan's active keys are all in use. Runs inside the transaction that adds a key, after
+   * a write to the user's row: that write locks the row on Postgres (and takes SQLite's write lock), so two
+   * requests at once cannot both pass the count.
+   */
+  async function withinPlan(trx: Db) {
+    const plan = TIER_PLANS[user.tier];
+    if (plan.maxActiveApiKeys === null) return;
+    await trx
+      .updateTable("users")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("id", "=", user.id)
+      .execute();
+    if ((await activeCount(trx)) >= plan.maxActiveApiKeys) {
+      throw forbidden(
+        `The ${plan.label} plan allows ${plan.maxActiveApiKeys} active keys (a rolled key counts until its grace period ends): revoke one, or move to a plan with more`,
+      );
+    }
   }
 
   async function ownKey(id: string) {
@@ -132,13 +154,10 @@ export function apiKeysOf(db: Db, user: { id: string; tier: Tier }) {
           { field: "workspaceId", message: "Choose one of your workspaces" },
         ]);
       }
-      const limit = TIER_PLANS[user.tier].maxActiveApiKeys;
-      if (limit !== null && (await activeCount()) >= limit) {
-        throw forbidden(
-          `The ${TIER_PLANS[user.tier].label} plan allows ${limit} active keys: revoke one, or move to a plan with more`,
-        );
-      }
-      return db.transaction().execute((trx) => insert(trx, input));
+      return db.transaction().execute(async (trx) => {
+        await withinPlan(trx);
+        return insert(trx, input);
+      });
     },
 
     async revoke(id: string) {
@@ -161,22 +180,28 @@ export function apiKeysOf(db: Db, user: { id: string; tier: Tier }) {
 
     /**
      * Replaces a key with a new one of the same name, environment and workspace. The old key keeps working
-     * for `graceHours` (0 = stops at once), so a deployment can switch without downtime.
+     * for `graceHours` (0 = stops at once; never past its own expiry), so a deployment can switch without
+     * downtime. A key is rolled once; while its grace runs it still counts as active against the plan.
      */
     async roll(id: string, graceHours: number) {
       const old = await ownKey(id);
-      if (statusOf(old) !== "active") throw badRequest("Only an active key can be rolled");
+      if (statusOf(old) !== "active" || old.replaced_by_id) throw badRequest("Only an active key can be rolled, once");
       const lifetimeDays = old.expires_at
         ? Math.max(1, Math.round((Date.parse(old.expires_at) - Date.parse(old.created_at)) / 86_400_000))
         : null;
+      const at = now().getTime();
+      const graceEnds = Math.min(at + graceHours * 3_600_000, old.expires_at ? Date.parse(old.expires_at) : Infinity);
       return db.transaction().execute(async (trx) => {
+        // With a grace period the old key stays live beside the new one: that must fit in the plan too.
+        if (graceHours > 0) await withinPlan(trx);
         const created = await insert(
           trx,
           { name: old.name, environment: old.environment, expiresInDays: lifetimeDays, workspaceId: old.workspace_id },
           old.id,
         );
-        const ends = new Date(now().getTime() + graceHours * 3_600_000).toISOString();
-        await trx
+        const ends = new Date(graceHours > 0 ? graceEnds : at).toISOString();
+        // Conditional, so two rolls of the same key at once cannot both succeed.
+        const { numUpdatedRows } = await trx
           .updateTable("api_keys")
           .set(
             graceHours > 0
@@ -185,7 +210,10 @@ export function apiKeysOf(db: Db, user: { id: string; tier: Tier }) {
           )
           .where("id", "=", old.id)
           .where("user_id", "=", user.id)
-          .execute();
+          .where("revoked_at", "is", null)
+          .where("replaced_by_id", "is", null)
+          .executeTakeFirst();
+        if (Number(numUpdatedRows) !== 1) throw badRequest("Only an active key can be rolled, once");
         return created;
       });
     },

@@ -1,8 +1,9 @@
 /**
  * Failed token-API authentications per client address (API_AUTH_FAILURES_PER_MINUTE), so key guessing is
- * slow. Failures are counted in the database (rate-limiter-flexible); the resulting block is remembered in
- * this process, so a successful request never pays a database read for it. With several processes, each
- * one learns of a block from the failures it sees itself (docs/decisions/009-token-api.md).
+ * slow. Failures are counted in the database (rate-limiter-flexible), shared by every process; the resulting
+ * block is remembered in the process that recorded the failure reaching the limit, so a successful request
+ * never pays a database read for it. Another process blocks the address at its next failure there
+ * (docs/decisions/009-token-api.md).
  */
 import { createHash } from "node:crypto";
 import { RateLimiterRes } from "rate-limiter-flexible";
@@ -17,18 +18,36 @@ export interface BearerFailures {
 
 const MAX_REMEMBERED = 10_000;
 
+/**
+ * The unit a client controls: an IPv4 address, or an IPv6 /64 (one subscriber usually holds a whole /64, so
+ * counting single IPv6 addresses would let one client spread its failures over millions of them).
+ */
+export function clientBlock(ip: string): string {
+  if (!ip.includes(":") || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.replace(/^::ffff:/i, "");
+  const [head = "", tail = ""] = ip.split("%")[0]!.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::")
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
+
 export function createBearerFailures(handle: DatabaseHandle, perMinute: number): BearerFailures {
   const counter = createCounter(handle, { keyPrefix: "api-auth-ip", points: perMinute, durationSeconds: 60 });
   const blockedUntil = new Map<string, number>();
-  const keyOf = (ip: string) => createHash("sha256").update(ip).digest("base64url");
+  const keyOf = (ip: string) => createHash("sha256").update(clientBlock(ip)).digest("base64url");
 
   return {
     blockedFor(ip) {
-      const until = blockedUntil.get(ip);
+      const until = blockedUntil.get(clientBlock(ip));
       if (until === undefined) return 0;
       const ms = until - Date.now();
       if (ms > 0) return Math.ceil(ms / 1000);
-      blockedUntil.delete(ip);
+      blockedUntil.delete(clientBlock(ip));
       return 0;
     },
     async record(ip) {
@@ -41,7 +60,7 @@ export function createBearerFailures(handle: DatabaseHandle, perMinute: number):
       }
       if (state.consumedPoints < perMinute) return;
       if (blockedUntil.size >= MAX_REMEMBERED) blockedUntil.delete(blockedUntil.keys().next().value!);
-      blockedUntil.set(ip, Date.now() + state.msBeforeNext);
+      blockedUntil.set(clientBlock(ip), Date.now() + state.msBeforeNext);
     },
   };
 }

@@ -12,10 +12,11 @@ import { forbidden, setResponseHeaders, tooManyRequests, unauthorized } from "~/
 import { hashKey, isWellFormedKey, looksLikeKey } from "~/modules/api-keys/format.server";
 import { statusOf } from "~/modules/api-keys/api-keys.server";
 import { rateLimitsOf, type RateLimits } from "~/modules/plans/tiers";
+import type { RateLimitState } from "~/modules/rate-limit/api-rate-limit.server";
 
 export interface Integrator {
   user: { id: string; email: string; tier: Tier; status: UserStatus; created_at: string };
-  credential: { kind: "api_key"; id: string; workspaceId: string | null };
+  credential: { kind: "api_key"; id: string; workspaceId: string | null; lastUsedAt: string | null };
   limits: RateLimits;
 }
 
@@ -39,7 +40,7 @@ export const apiKeyVerifier: BearerVerifier = {
     if (!isWellFormedKey(token)) return null;
     const { db } = context.services;
     // A plain template rather than the query builder: this runs on every token API request, and building and
-    // compiling the query each time costs more than running it.
+    // compiling the query each time costs more than running it. Its columns must match `KeyOwner`.
     const { rows } = await sql<KeyOwner>`
       select k.id, k.workspace_id, k.expires_at, k.revoked_at, k.last_used_at, u.id as user_id, u.email, u.tier,
              u.status, u.created_at, u.rate_limit_per_hour, u.rate_limit_burst
@@ -47,12 +48,9 @@ export const apiKeyVerifier: BearerVerifier = {
       where k.key_hash = ${hashKey(token)}`.execute(db);
     const row = rows[0];
     if (!row || statusOf(row) !== "active") return null;
-    if (!row.last_used_at || now().getTime() - Date.parse(row.last_used_at) > LAST_USED_PRECISION_MS) {
-      await db.updateTable("api_keys").set({ last_used_at: isoNow() }).where("id", "=", row.id).execute();
-    }
     return {
       user: { id: row.user_id, email: row.email, tier: row.tier, status: row.status, created_at: row.created_at },
-      credential: { kind: "api_key", id: row.id, workspaceId: row.workspace_id },
+      credential: { kind: "api_key", id: row.id, workspaceId: row.workspace_id, lastUsedAt: row.last_used_at },
       limits: rateLimitsOf(row),
     };
   },
@@ -61,7 +59,8 @@ export const apiKeyVerifier: BearerVerifier = {
 const VERIFIERS: readonly BearerVerifier[] = [apiKeyVerifier];
 
 function bearerToken(request: Request): string | null {
-  const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(request.headers.get("authorization") ?? "");
+  // The scheme name is case-insensitive (RFC 9110 §11.1).
+  const match = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(request.headers.get("authorization") ?? "");
   return match?.[1] ?? null;
 }
 
@@ -83,13 +82,23 @@ export async function requireIntegrator(request: Request, context: AppLoadContex
     throw unauthorized();
   }
 
-  const state = await apiRateLimit.consume(integrator.credential.id, integrator.limits);
-  setResponseHeaders(context, {
-    "X-RateLimit-Limit": String(state.limit),
-    "X-RateLimit-Remaining": String(state.remaining),
-    "X-RateLimit-Reset": String(state.reset),
-  });
+  const { id, lastUsedAt } = integrator.credential;
+  const rateLimitHeaders = (state: RateLimitState) =>
+    setResponseHeaders(context, {
+      "X-RateLimit-Limit": String(state.limit),
+      "X-RateLimit-Remaining": String(state.remaining),
+      "X-RateLimit-Reset": String(state.reset),
+    });
+  // A suspended account is refused before anything is counted, so its answer stays 403 whatever its usage.
+  if (integrator.user.status !== "active") {
+    rateLimitHeaders((await apiRateLimit.peek([id], integrator.limits)).get(id)!);
+    throw forbidden();
+  }
+  const state = await apiRateLimit.consume(id, integrator.limits);
+  rateLimitHeaders(state);
   if (state.retryAfter !== undefined) throw tooManyRequests(state.retryAfter);
-  if (integrator.user.status !== "active") throw forbidden();
+  if (!lastUsedAt || now().getTime() - Date.parse(lastUsedAt) > LAST_USED_PRECISION_MS) {
+    await context.services.db.updateTable("api_keys").set({ last_used_at: isoNow() }).where("id", "=", id).execute();
+  }
   return integrator;
 }

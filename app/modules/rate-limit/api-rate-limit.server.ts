@@ -25,8 +25,8 @@ export interface RateLimitState {
 export interface ApiRateLimit {
   /** Counts one request of `keyId` if both windows admit it; otherwise refuses it (retryAfter set), uncounted. */
   consume(keyId: string, limits: RateLimits): Promise<RateLimitState>;
-  /** The hourly window as it stands, counting nothing (for the console). */
-  peek(keyId: string, limits: RateLimits): Promise<RateLimitState>;
+  /** The hourly windows of several keys as they stand, counting nothing (for the console and for refusals). */
+  peek(keyIds: string[], limits: RateLimits): Promise<Map<string, RateLimitState>>;
 }
 
 interface Windows {
@@ -74,18 +74,35 @@ export function createApiRateLimit(db: Db): ApiRateLimit {
       const row = rows[0]!;
       const state: RateLimitState = hourly(limits, row, at);
       if (Number(row.admitted) === 1) return state;
+      // When both windows are full, the request is admitted only once both have reset: the later of the two.
       const burstFull = Number(row.burst_count) >= limits.burst && Number(row.burst_start) > burstCut;
-      const waitMs = burstFull ? Number(row.burst_start) + BURST_MS - at : Number(row.hour_start) + HOUR_MS - at;
+      const hourFull = Number(row.hour_count) >= limits.perHour && Number(row.hour_start) > hourCut;
+      const waitMs = Math.max(
+        burstFull ? Number(row.burst_start) + BURST_MS - at : 0,
+        hourFull ? Number(row.hour_start) + HOUR_MS - at : 0,
+      );
       return { ...state, retryAfter: seconds(waitMs) };
     },
 
-    async peek(keyId, limits) {
-      const row = await db
-        .selectFrom("api_rate_windows")
-        .select(["hour_start", "hour_count"])
-        .where("key_id", "=", keyId)
-        .executeTakeFirst();
-      return hourly(limits, row, Date.now());
+    async peek(keyIds, limits) {
+      const rows = keyIds.length
+        ? await db
+            .selectFrom("api_rate_windows")
+            .select(["key_id", "hour_start", "hour_count"])
+            .where("key_id", "in", keyIds)
+            .execute()
+        : [];
+      const at = Date.now();
+      return new Map(
+        keyIds.map((id) => [
+          id,
+          hourly(
+            limits,
+            rows.find((r) => r.key_id === id),
+            at,
+          ),
+        ]),
+      );
     },
   };
 }
