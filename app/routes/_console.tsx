@@ -39,7 +39,8 @@ export default function ConsoleLayout() {
         </nav>
         {selected ? <span className="current-workspace">{selected.name}</span> : null}
         <div className="account">
-          <NavLink to="/settings/account" aria-label={`Your account (${email})`}>
+          <NavLink to="/settings/account">
+            <span className="visually-hidden">Your account: </span>
             {email}
           </NavLink>
           <Form method="post" action="/logout">

@@ -8,11 +8,14 @@ import { startServer, type TestServer } from "./server";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-export async function openBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function openBrowser(
+  options: { bypassCSP?: boolean } = {},
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), "atrium-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
+    bypassCSP: options.bypassCSP ?? false,
     args: [
       "--headless",
       "--no-sandbox",
@@ -37,13 +40,13 @@ export async function openBrowser(): Promise<{ context: BrowserContext; close():
  * and — when a test fails — what each page showed and the server's last log lines (a timeout alone explains
  * nothing). Call at the top of a test file; read `suite.server` / `suite.context` inside tests.
  */
-export function browserSuite(options: { permissions?: string[] } = {}) {
+export function browserSuite(options: { permissions?: string[]; bypassCSP?: boolean } = {}) {
   const suite = {} as { server: TestServer; context: BrowserContext; close(): Promise<void> };
   beforeAll(async () => {
     // Fail, never skip: a missing browser is a broken test machine, and .ci/run installs it.
     if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium`);
     suite.server = await startServer();
-    const browser = await openBrowser();
+    const browser = await openBrowser({ bypassCSP: options.bypassCSP });
     suite.context = browser.context;
     suite.close = browser.close;
     if (options.permissions) await suite.context.grantPermissions(options.permissions, { origin: suite.server.url });

@@ -1,0 +1,73 @@
+/**
+ * Every page built so far, checked with axe in Chromium: no serious or critical WCAG 2 A/AA violation
+ * (DESIGN conventions). axe is injected into the page, so this suite alone lets the browser bypass the CSP
+ * (public pages allow no script at all).
+ */
+import { createRequire } from "node:module";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { browserSuite } from "../helpers/browser";
+import { uniqueEmail } from "../helpers/client";
+
+const suite = browserSuite({ bypassCSP: true });
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    return result.violations;
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+let page: Page;
+
+beforeAll(async () => {
+  // An operator with a workspace and an API key, so every page shows its full content.
+  page = await suite.context.newPage();
+  await page.goto(`${suite.server.url}/signup`);
+  await page.getByLabel("Email").fill(uniqueEmail("a11y"));
+  await page.getByLabel("Password").fill("a long enough password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
+  await page.getByLabel("Name").fill("Acme Bakery");
+  await page.getByLabel("Site address").fill("acme");
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await page.getByRole("heading", { name: /Get started/ }).waitFor();
+  await page.goto(`${suite.server.url}/settings/api-keys`);
+  await page.getByLabel("Name").fill("Checker");
+  await page.getByRole("button", { name: "Generate New Key" }).click();
+  await page.getByTestId("new-api-key").waitFor();
+});
+
+describe("accessibility (axe, WCAG 2 A/AA)", () => {
+  it.each(["/", "/get-started", "/settings", "/settings/account", "/settings/api-keys", "/acme", "/no-such-site"])(
+    "%s has no serious violations",
+    async (path) => {
+      await page.goto(suite.server.url + path);
+      expect(await seriousViolations(page)).toEqual([]);
+    },
+  );
+
+  // Last: signing out ends the session the pages above used.
+  it.each(["/login", "/signup"])("%s has no serious violations when signed out", async (path) => {
+    await suite.context.clearCookies();
+    await page.goto(suite.server.url + path);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
