@@ -28,6 +28,16 @@ async function account(tier: "free" | "pro" | "enterprise" = "free", db = server
   return { user, key, keyId: view.id };
 }
 
+/** A key's id, found by its visible prefix as the console shows it. */
+const idOfKey = async (key: string) =>
+  (
+    await server.db
+      .selectFrom("api_keys")
+      .select("id")
+      .where("display_prefix", "=", key.slice(0, "atr_live_".length + 6))
+      .executeTakeFirstOrThrow()
+  ).id;
+
 const me = (key: string | null, base = server.url, headers: Record<string, string> = {}) =>
   fetch(`${base}/api/auth/me`, { headers: key === null ? headers : { authorization: `Bearer ${key}`, ...headers } });
 
@@ -291,13 +301,7 @@ describe("the API Keys page", () => {
         workspaceId: "",
       }),
     );
-    const oldId = (
-      await server.db
-        .selectFrom("api_keys")
-        .select("id")
-        .where("display_prefix", "=", old.slice(0, 15))
-        .executeTakeFirstOrThrow()
-    ).id;
+    const oldId = await idOfKey(old);
 
     const graceful = await newKeyIn(
       await client.post("/settings/api-keys", { intent: "roll", keyId: oldId, graceHours: "24" }),
@@ -305,13 +309,7 @@ describe("the API Keys page", () => {
     expect((await me(graceful)).status).toBe(200);
     expect((await me(old)).status).toBe(200);
 
-    const gracefulId = (
-      await server.db
-        .selectFrom("api_keys")
-        .select("id")
-        .where("display_prefix", "=", graceful.slice(0, 15))
-        .executeTakeFirstOrThrow()
-    ).id;
+    const gracefulId = await idOfKey(graceful);
     const immediate = await newKeyIn(
       await client.post("/settings/api-keys", { intent: "roll", keyId: gracefulId, graceHours: "0" }),
     );
