@@ -4,17 +4,17 @@ import { z } from "zod";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { badRequest } from "~/lib/http.server";
 import { selectWorkspace } from "~/modules/auth/sessions.server";
-import { requireOperator } from "~/modules/tenancy/access.server";
+import { operatorWorkspaces, requireOperator } from "~/modules/tenancy/access.server";
 import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
 import { switchWorkspace } from "~/modules/tenancy/editor-session.server";
-import { createWorkspace, workspacesOfUser } from "~/modules/tenancy/workspaces.server";
+import { createWorkspace } from "~/modules/tenancy/workspaces.server";
 import { Field, FormMessage } from "~/ui/form";
 
 export const meta: MetaFunction = () => [{ title: "Workspaces · Atrium" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await requireOperator(request, context);
-  const workspaces = await workspacesOfUser(context.services.db, session.user.id);
+  const workspaces = await operatorWorkspaces(context, session);
   return { workspaces, selectedId: session.selectedWorkspaceId, origin: new URL(request.url).host };
 }
 

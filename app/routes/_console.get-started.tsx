@@ -7,7 +7,7 @@ export const meta: MetaFunction = () => [{ title: "Get started · Atrium" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session, workspace, repo } = await requireWorkspace(request, context, "viewer");
-  const items = await checklistFor(context.services.db, repo, session.user);
+  const items = await checklistFor(context.services.db, { workspace, repo }, session.user);
   return { name: workspace.name, slug: workspace.slug, items };
 }
 

@@ -6,15 +6,14 @@ import { type FormResult, runForm } from "~/lib/forms.server";
 import { badRequest } from "~/lib/http.server";
 import { deleteAccount } from "~/modules/accounts/users.server";
 import { clearSessionCookie } from "~/modules/auth/sessions.server";
-import { requireOperator } from "~/modules/tenancy/access.server";
-import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
+import { operatorWorkspaces, requireOperator } from "~/modules/tenancy/access.server";
 import { Field, FormMessage } from "~/ui/form";
 
 export const meta: MetaFunction = () => [{ title: "Your account · Atrium" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await requireOperator(request, context);
-  const owned = (await workspacesOfUser(context.services.db, session.user.id)).filter((w) => w.role === "owner");
+  const owned = (await operatorWorkspaces(context, session)).filter((w) => w.role === "owner");
   return {
     email: session.user.email,
     tier: session.user.tier,

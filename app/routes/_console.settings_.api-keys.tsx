@@ -9,8 +9,7 @@ import { badRequest } from "~/lib/http.server";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
 import { findRateLimits } from "~/modules/accounts/users.server";
 import { TIER_PLANS } from "~/modules/plans/tiers";
-import { requireOperator } from "~/modules/tenancy/access.server";
-import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
+import { operatorWorkspaces, requireOperator } from "~/modules/tenancy/access.server";
 import { FormMessage } from "~/ui/form";
 
 export const meta: MetaFunction = () => [{ title: "API Keys · Atrium" }];
@@ -39,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     keys.list({ size: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
     keys.count(),
     keys.activeCount(),
-    workspacesOfUser(db, session.user.id),
+    operatorWorkspaces(context, session),
     findRateLimits(db, session.user.id),
   ]);
   const at = Date.now();

@@ -1,14 +1,13 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
-import { requireOperator } from "~/modules/tenancy/access.server";
-import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
+import { operatorWorkspaces, requireOperator } from "~/modules/tenancy/access.server";
 import consoleCss from "~/styles/console.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: consoleCss }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await requireOperator(request, context);
-  const workspaces = await workspacesOfUser(context.services.db, session.user.id);
+  const workspaces = await operatorWorkspaces(context, session);
   const selected = workspaces.find((w) => w.id === session.selectedWorkspaceId) ?? null;
   return {
     email: session.user.email,

@@ -28,6 +28,16 @@ async function account(tier: "free" | "pro" | "enterprise" = "free", db = server
   return { user, key, keyId: view.id };
 }
 
+/** Generates a live key through the API Keys page's form, as an operator would. */
+const generateInConsole = (client: Client, name: string) =>
+  client.post("/settings/api-keys", {
+    intent: "generate",
+    name,
+    environment: "live",
+    expiresInDays: "",
+    workspaceId: "",
+  });
+
 /** A key's id, found by its visible prefix as the console shows it. */
 const idOfKey = async (key: string) =>
   (
@@ -129,20 +139,12 @@ describe("403 Forbidden", () => {
 
   it("for a key beyond the plan's active keys (Free: 3), until the account moves up a tier", async () => {
     const { client, email } = await signUp(server.url);
-    const generate = (name: string) =>
-      client.post("/settings/api-keys", {
-        intent: "generate",
-        name,
-        environment: "live",
-        expiresInDays: "",
-        workspaceId: "",
-      });
-    for (const name of ["one", "two", "three"]) expect((await generate(name)).status).toBe(200);
-    const fourth = await generate("four");
+    for (const name of ["one", "two", "three"]) expect((await generateInConsole(client, name)).status).toBe(200);
+    const fourth = await generateInConsole(client, "four");
     expect(fourth.status).toBe(403);
     expect(await fourth.text()).toContain("The Free plan allows 3 active keys");
     await setTier(server.db, email, "pro");
-    expect((await generate("four")).status).toBe(200);
+    expect((await generateInConsole(client, "four")).status).toBe(200);
   });
 });
 
@@ -292,15 +294,7 @@ describe("the API Keys page", () => {
   it("rolls a key: the new one works, the old one stops (or keeps going for the grace period)", async () => {
     const { client } = await signUp(server.url);
     const newKeyIn = async (res: Response) => /data-testid="new-api-key">([^<]+)</.exec(await res.text())?.[1] ?? "";
-    const old = await newKeyIn(
-      await client.post("/settings/api-keys", {
-        intent: "generate",
-        name: "ci",
-        environment: "live",
-        expiresInDays: "",
-        workspaceId: "",
-      }),
-    );
+    const old = await newKeyIn(await generateInConsole(client, "ci"));
     const oldId = await idOfKey(old);
 
     const graceful = await newKeyIn(
@@ -343,15 +337,7 @@ describe("the API Keys page", () => {
 
   it("counts a rolled key in its grace period against the plan", async () => {
     const { client, email } = await signUp(server.url);
-    const generate = (name: string) =>
-      client.post("/settings/api-keys", {
-        intent: "generate",
-        name,
-        environment: "live",
-        expiresInDays: "",
-        workspaceId: "",
-      });
-    for (const name of ["a", "b", "c"]) expect((await generate(name)).status).toBe(200);
+    for (const name of ["a", "b", "c"]) expect((await generateInConsole(client, name)).status).toBe(200);
     const { id } = await server.db
       .selectFrom("api_keys as k")
       .innerJoin("users as u", "u.id", "k.user_id")
@@ -367,16 +353,8 @@ describe("the API Keys page", () => {
 
   it("lets only one of several simultaneous generations take a Free account's last key", async () => {
     const { client } = await signUp(server.url);
-    const generate = (name: string) =>
-      client.post("/settings/api-keys", {
-        intent: "generate",
-        name,
-        environment: "live",
-        expiresInDays: "",
-        workspaceId: "",
-      });
-    for (const name of ["a", "b"]) expect((await generate(name)).status).toBe(200);
-    const statuses = await Promise.all(["c", "d", "e"].map((n) => generate(n).then((r) => r.status)));
+    for (const name of ["a", "b"]) expect((await generateInConsole(client, name)).status).toBe(200);
+    const statuses = await Promise.all(["c", "d", "e"].map((n) => generateInConsole(client, n).then((r) => r.status)));
     expect(statuses.sort()).toEqual([200, 403, 403]);
   });
 

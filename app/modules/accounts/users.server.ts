@@ -68,10 +68,6 @@ export async function createUser(
   return { id: user.id, email, tier: user.tier, status: user.status, created_at: now };
 }
 
-export function findUserById(db: Db, id: string): Promise<User | undefined> {
-  return db.selectFrom("users").select(PUBLIC_COLUMNS).where("id", "=", id).executeTakeFirst();
-}
-
 export function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
   return db
     .selectFrom("users")

@@ -9,7 +9,7 @@ import type { Db } from "~db/client";
 import type { SessionRow } from "~db/schema";
 import { addDays, now } from "~/lib/clock.server";
 import { newSecret } from "~/lib/ids.server";
-import { findUserById, type User } from "~/modules/accounts/users.server";
+import type { User } from "~/modules/accounts/users.server";
 
 /** Re-stamping last_seen_at on every request would write on every read; once a minute is plenty. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -79,22 +79,38 @@ async function loadSession(request: Request, context: AppLoadContext): Promise<O
   const secret = secretFrom(request, context);
   if (!secret) return null;
   const { db, env } = context.services;
-  const row = await db.selectFrom("sessions").selectAll().where("id", "=", hashOf(secret)).executeTakeFirst();
+  // The session and its account in one query: this runs on every console request.
+  const row = await db
+    .selectFrom("sessions as s")
+    .innerJoin("users as u", "u.id", "s.user_id")
+    .select([
+      "s.id",
+      "s.selected_workspace_id",
+      "s.last_seen_at",
+      "s.expires_at",
+      "u.id as user_id",
+      "u.email",
+      "u.tier",
+      "u.status",
+      "u.created_at",
+    ])
+    .where("s.id", "=", hashOf(secret))
+    .executeTakeFirst();
   if (!row) return null;
   const at = now();
   if (isExpired(row, at, env.SESSION_IDLE_DAYS)) {
     await db.deleteFrom("sessions").where("id", "=", row.id).execute();
     return null;
   }
-  const user = await findUserById(db, row.user_id);
-  if (!user || user.status !== "active") return null;
+  if (row.status !== "active") return null;
   if (at.getTime() - Date.parse(row.last_seen_at) > TOUCH_INTERVAL_MS) {
     await db.updateTable("sessions").set({ last_seen_at: at.toISOString() }).where("id", "=", row.id).execute();
   }
+  const user = { id: row.user_id, email: row.email, tier: row.tier, status: row.status, created_at: row.created_at };
   return { id: row.id, user, selectedWorkspaceId: row.selected_workspace_id };
 }
 
-function isExpired(row: SessionRow, at: Date, idleDays: number): boolean {
+function isExpired(row: Pick<SessionRow, "expires_at" | "last_seen_at">, at: Date, idleDays: number): boolean {
   return Date.parse(row.expires_at) <= at.getTime() || addDays(new Date(row.last_seen_at), idleDays) <= at;
 }
 

@@ -6,7 +6,7 @@
 import type { Db } from "~db/client";
 import type { Tier } from "~db/schema";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
-import type { WorkspaceRepo } from "~/modules/tenancy/workspaces.server";
+import type { Workspace, WorkspaceRepo } from "~/modules/tenancy/workspaces.server";
 
 export interface ChecklistItem {
   id: string;
@@ -19,21 +19,17 @@ export interface ChecklistItem {
 
 export async function checklistFor(
   db: Db,
-  repo: WorkspaceRepo,
+  access: { workspace: Pick<Workspace, "slug">; repo: WorkspaceRepo },
   operator: { id: string; tier: Tier },
 ): Promise<ChecklistItem[]> {
-  const [workspace, members, activeKeys] = await Promise.all([
-    repo.get(),
-    repo.listMembers(),
-    apiKeysOf(db, operator).activeCount(),
-  ]);
-  const slug = workspace?.slug ?? "";
+  const [members, activeKeys] = await Promise.all([access.repo.listMembers(), apiKeysOf(db, operator).activeCount()]);
+  const { slug } = access.workspace;
   return [
     {
       id: "workspace",
       title: "Create your workspace",
       description: `Your business has a console and a public site at /${slug}.`,
-      done: workspace !== undefined,
+      done: true,
       href: "/settings",
       action: "Review name and address",
     },

@@ -9,7 +9,7 @@ import { HttpError, errorResponse } from "~/lib/http.server";
 import { assertSameOrigin } from "~/modules/auth/origin.server";
 import { readSession, selectWorkspace, type OperatorSession } from "~/modules/auth/sessions.server";
 import { roleAtLeast } from "./roles";
-import { workspaceOf, type Workspace, type WorkspaceRepo } from "./workspaces.server";
+import { workspaceOf, workspacesOfUser, type Workspace, type WorkspaceRepo } from "./workspaces.server";
 
 type Mode = "page" | "api";
 
@@ -58,13 +58,28 @@ export async function requireWorkspace(
   };
   if (!session.selectedWorkspaceId) return noWorkspace();
   const repo = workspaceOf(db, session.selectedWorkspaceId);
-  const [workspace, role] = await Promise.all([repo.get(), repo.roleOf(session.user.id)]);
-  if (!workspace || !role) {
+  const membership = await repo.withRoleOf(session.user.id);
+  if (!membership) {
     await selectWorkspace(db, session.id, null);
     return noWorkspace();
   }
-  if (!roleAtLeast(role, minimum)) {
+  if (!roleAtLeast(membership.role, minimum)) {
     throw errorResponse(new HttpError(403, "Insufficient permissions"), context);
   }
-  return { session, workspace, role, repo };
+  return { session, ...membership, repo };
+}
+
+const workspacesOfRequest = new WeakMap<object, ReturnType<typeof workspacesOfUser>>();
+
+/**
+ * The operator's workspaces with their roles, read once per HTTP request: the console layout and the page
+ * inside it both need the list, and their loaders run in parallel.
+ */
+export function operatorWorkspaces(context: AppLoadContext, session: OperatorSession) {
+  let list = workspacesOfRequest.get(context.request);
+  if (!list) {
+    list = workspacesOfUser(context.services.db, session.user.id);
+    workspacesOfRequest.set(context.request, list);
+  }
+  return list;
 }

@@ -10,11 +10,15 @@ import { workspaceOf } from "./workspaces.server";
 
 export async function editorState(context: AppLoadContext, session: OperatorSession) {
   const { db } = context.services;
-  const repo = session.selectedWorkspaceId ? workspaceOf(db, session.selectedWorkspaceId) : undefined;
-  const [workspace, role] = repo ? await Promise.all([repo.get(), repo.roleOf(session.user.id)]) : [];
+  const membership = session.selectedWorkspaceId
+    ? await workspaceOf(db, session.selectedWorkspaceId).withRoleOf(session.user.id)
+    : undefined;
+  const workspace = membership?.workspace;
   return {
     user: { id: session.user.id, email: session.user.email, tier: session.user.tier },
-    workspace: workspace && role ? { id: workspace.id, slug: workspace.slug, name: workspace.name, role } : null,
+    workspace: workspace
+      ? { id: workspace.id, slug: workspace.slug, name: workspace.name, role: membership.role }
+      : null,
   };
 }
 

@@ -82,12 +82,24 @@ export function workspaceOf(db: Db, workspaceId: string) {
   return {
     id: workspaceId,
 
-    get: () =>
-      db
-        .selectFrom("workspaces")
-        .select(["id", "slug", "name", "owner_user_id", "created_at"])
-        .where("id", "=", workspaceId)
-        .executeTakeFirst(),
+    /** The workspace and `userId`'s role in it, in one query; undefined when they are not a member. */
+    async withRoleOf(userId: string): Promise<{ workspace: Workspace; role: Role } | undefined> {
+      const row = await members()
+        .innerJoin("workspaces", "workspaces.id", "workspace_members.workspace_id")
+        .select([
+          "workspaces.id",
+          "workspaces.slug",
+          "workspaces.name",
+          "workspaces.owner_user_id",
+          "workspaces.created_at",
+          "workspace_members.role",
+        ])
+        .where("workspace_members.user_id", "=", userId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { role, ...workspace } = row;
+      return { workspace, role };
+    },
 
     roleOf: async (userId: string): Promise<Role | undefined> =>
       (await members().select("role").where("user_id", "=", userId).executeTakeFirst())?.role,
