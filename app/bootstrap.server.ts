@@ -13,6 +13,11 @@ import { errorBody } from "~/lib/http.server";
 import { createAuthThrottle } from "~/modules/auth/throttle.server";
 import { createApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
 import { createBearerFailures } from "~/modules/auth/bearer-failures.server";
+import { createJobRunner } from "~/modules/jobs/jobs.server";
+import { createMailer } from "~/modules/mail/mail.server";
+import { purgeExpired } from "~/modules/jobs/maintenance.server";
+import { COMPLETION_JOB, RUN_JOB, completionHandler, runHandler } from "~/modules/sops/runs.server";
+import { createSecretBox, loadAppKey } from "~/modules/secrets/secret-box.server";
 import { version } from "../package.json";
 
 export interface BootstrapOptions {
@@ -48,6 +53,37 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       );
     }
 
+    if (!env.APP_KEY && handle.dialect === "postgres") {
+      logger.warn(
+        { path: env.APP_KEY_FILE },
+        "no APP_KEY: using the key file, which other nodes do not share; set APP_KEY on every node",
+      );
+    }
+    const secrets = createSecretBox(loadAppKey(env, logger));
+    const mailer = createMailer(handle.db, env, logger);
+    const outbound = {
+      allowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE,
+      requireHttps: env.production,
+      timeoutMs: env.OUTBOUND_TIMEOUT_MS,
+      maxResponseBytes: env.OUTBOUND_MAX_RESPONSE_BYTES,
+      maxRedirects: 3,
+    };
+    if (env.OUTBOUND_ALLOW_PRIVATE && env.production) {
+      logger.warn("OUTBOUND_ALLOW_PRIVATE=true lets SOPs reach this server's private network");
+    }
+    const runDeps = { db: handle.db, mailer, outbound, logger, box: secrets };
+    const jobRunner = createJobRunner({
+      db: handle.db,
+      dialect: handle.dialect,
+      logger,
+      handlers: { [RUN_JOB]: runHandler(runDeps), [COMPLETION_JOB]: completionHandler(runDeps) },
+      concurrency: env.JOBS_CONCURRENCY,
+      pollMs: env.JOBS_POLL_MS,
+      leaseMs: env.JOBS_LEASE_MS,
+      retryBaseMs: env.JOBS_RETRY_BASE_MS,
+      maintenance: () => purgeExpired(handle.db),
+    });
+
     const services: AppServices = {
       env,
       version,
@@ -58,8 +94,13 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       apiRateLimit: createApiRateLimit(handle.db),
       authFailures: createBearerFailures(handle, env.API_AUTH_FAILURES_PER_MINUTE),
       devServer: options.devServer ?? false,
+      secrets,
+      mailer,
+      outbound,
+      jobRunner,
       ping: () => handle.ping(),
     };
+    jobRunner.start();
 
     return {
       services,
@@ -73,7 +114,10 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       },
       errorBody,
       createLoadContext: (request: RequestScope) => ({ services, request }),
-      close: () => handle.close(),
+      close: async () => {
+        await jobRunner.stop();
+        await handle.close();
+      },
     };
   } catch (error) {
     await handle.close();

@@ -105,6 +105,138 @@ export interface ApiRateWindowsTable {
   admitted: number;
 }
 
+export interface SopsTable {
+  id: string;
+  workspace_id: string;
+  /** Unique across the deployment (the trigger path carries no workspace). */
+  slug: string;
+  name: string;
+  description: string;
+  enabled: number;
+  /** JSON text: the ordered steps (app/modules/sops/steps). */
+  steps: string;
+  callback_url: string | null;
+  /** The completion notices' Standard Webhooks secret, sealed with the app key. */
+  callback_secret_enc: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SopTriggersTable {
+  id: string;
+  workspace_id: string;
+  sop_id: string;
+  /** The HMAC secret, sealed with the app key (it must be used again, so it cannot be hashed). */
+  secret_enc: string;
+  /** When the current secret was made: rotation renews it, the trigger keeps its id. */
+  secret_created_at: string;
+  created_at: string;
+  failure_count: number;
+  last_used_at: string | null;
+}
+
+export interface SopVerificationFailuresTable {
+  id: string;
+  workspace_id: string;
+  sop_id: string;
+  trigger_id: string | null;
+  reason: string;
+  ip: string | null;
+  created_at: string;
+}
+
+export interface SopSignatureReplaysTable {
+  /** SHA-256 of trigger id and signature. */
+  signature_hash: string;
+  expires_at: string;
+}
+
+export type RunStatus = "queued" | "running" | "succeeded" | "failed";
+
+export interface SopRunsTable {
+  id: string;
+  workspace_id: string;
+  sop_id: string;
+  trigger_id: string | null;
+  status: RunStatus;
+  /** JSON text. */
+  input: string;
+  /** JSON text: the SOP's steps as they were when it was triggered. */
+  definition: string;
+  /** JSON text: one result per step reached, in order. */
+  steps: string;
+  /** JSON text: values computed by `set` steps. */
+  vars: string;
+  error: string | null;
+  attempts: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export type JobStatus = "queued" | "running" | "done" | "failed";
+
+export interface JobsTable {
+  id: string;
+  workspace_id: string | null;
+  kind: string;
+  /** JSON text. */
+  payload: string;
+  status: JobStatus;
+  run_at: string;
+  attempts: number;
+  max_attempts: number;
+  /** The runner holding the lease, until `locked_until`. */
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = "pending" | "delivered" | "failed";
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  workspace_id: string;
+  sop_id: string;
+  run_id: string;
+  url: string;
+  event_type: string;
+  /** The exact body sent (JSON text), so every retry signs the same bytes. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  response_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface MailMessagesTable {
+  id: string;
+  workspace_id: string | null;
+  idempotency_key: string | null;
+  transport: "outbox" | "smtp";
+  to_address: string;
+  subject: string;
+  body: string;
+  status: "outbox" | "sent" | "failed";
+  error: string | null;
+  created_at: string;
+}
+
+export interface ContactEventsTable {
+  id: string;
+  workspace_id: string;
+  idempotency_key: string | null;
+  email: string;
+  type: string;
+  note: string;
+  source: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   workspaces: WorkspacesTable;
@@ -113,6 +245,15 @@ export interface Database {
   audit_events: AuditEventsTable;
   api_keys: ApiKeysTable;
   api_rate_windows: ApiRateWindowsTable;
+  sops: SopsTable;
+  sop_triggers: SopTriggersTable;
+  sop_verification_failures: SopVerificationFailuresTable;
+  sop_signature_replays: SopSignatureReplaysTable;
+  sop_runs: SopRunsTable;
+  jobs: JobsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  mail_messages: MailMessagesTable;
+  contact_events: ContactEventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

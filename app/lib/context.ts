@@ -8,6 +8,10 @@ import type { BearerFailures } from "~/modules/auth/bearer-failures.server";
 import type { AuthThrottle } from "~/modules/auth/throttle.server";
 import type { ApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
 import type { Env } from "~/lib/env.server";
+import type { JobRunner } from "~/modules/jobs/jobs.server";
+import type { Mailer } from "~/modules/mail/mail.server";
+import type { OutboundPolicy } from "~/modules/outbound/outbound-http.server";
+import type { SecretBox } from "~/modules/secrets/secret-box.server";
 
 /** The spec's caller types, plus the integrator of the token API and the signer of SOP triggers. */
 export type CallerType =
@@ -48,6 +52,13 @@ export interface AppServices {
   authFailures: BearerFailures;
   /** Served through Vite's dev server (npm run dev): documents allow its injected styles and HMR socket. */
   devServer: boolean;
+  /** Seals secrets we must use again (AES-256-GCM under the app key). */
+  secrets: SecretBox;
+  mailer: Mailer;
+  /** The policy of every outbound call to a URL an operator typed. */
+  outbound: OutboundPolicy;
+  /** This process's job runner (idle when JOBS_CONCURRENCY=0); `wake` after queueing a job. */
+  jobRunner: JobRunner;
   ping(): Promise<void>;
 }
 

@@ -50,6 +50,24 @@ export const EnvSchema = z.object({
   MAX_BODY_BYTES: int(1_048_576, 1024),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  APP_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, "must be 32 bytes in base64 (openssl rand -base64 32)")
+    .optional(),
+  APP_KEY_FILE: z.string().default("./data/app.key"),
+  SOP_TRIGGER_MAX_AGE_SECONDS: int(300, 1),
+  JOBS_CONCURRENCY: int(2, 0),
+  JOBS_POLL_MS: int(1000, 10),
+  JOBS_LEASE_MS: int(30_000, 500),
+  JOBS_RETRY_BASE_MS: int(2000, 1),
+  OUTBOUND_ALLOW_PRIVATE: flag(false),
+  OUTBOUND_TIMEOUT_MS: int(10_000, 100),
+  OUTBOUND_MAX_RESPONSE_BYTES: int(1_048_576, 1024),
+  SMTP_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\//.test(v), "must start with smtp:// or smtps://")
+    .optional(),
+  MAIL_FROM: z.string().default("Atrium <no-reply@atrium.localhost>"),
 });
 
 export type Env = z.output<typeof EnvSchema> & { production: boolean; cookieSecure: boolean };

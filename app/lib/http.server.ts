@@ -31,7 +31,13 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
-    readonly extra: { issues?: FieldIssue[]; retryAfter?: number; allow?: string[] } = {},
+    readonly extra: {
+      issues?: FieldIssue[];
+      retryAfter?: number;
+      allow?: string[];
+      /** The WWW-Authenticate challenge of a 401 (the token API's `Bearer` unless given). */
+      challenge?: string;
+    } = {},
   ) {
     super(message);
     this.name = "HttpError";
@@ -80,7 +86,7 @@ export function errorResponse(thrown: unknown, context?: AppLoadContext): Respon
   if (error.extra.retryAfter !== undefined) body.retryAfter = error.extra.retryAfter;
 
   const headers = new Headers({ "Cache-Control": "no-store" });
-  if (error.statusCode === 401) headers.set("WWW-Authenticate", "Bearer");
+  if (error.statusCode === 401) headers.set("WWW-Authenticate", error.extra.challenge ?? "Bearer");
   if (error.extra.retryAfter !== undefined) headers.set("Retry-After", String(error.extra.retryAfter));
   if (error.extra.allow) headers.set("Allow", error.extra.allow.join(", "));
   return Response.json(body, { status: error.statusCode, headers });

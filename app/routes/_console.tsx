@@ -31,7 +31,11 @@ export default function ConsoleLayout() {
           {selected ? (
             <>
               <NavLink to="/get-started">Get started</NavLink>
-              <NavLink to="/settings">Settings</NavLink>
+              <NavLink to="/settings" end>
+                Settings
+              </NavLink>
+              <NavLink to="/settings/sops">SOPs</NavLink>
+              <NavLink to="/settings/outbox">Outbox</NavLink>
               <a href={`/${selected.slug}`}>View site</a>
             </>
           ) : null}

@@ -3,6 +3,7 @@ import * as m0001 from "./0001-foundation";
 import * as m0002 from "./0002-rate-limit-counters";
 import * as m0003 from "./0003-api-keys";
 import * as m0004 from "./0004-api-rate-windows";
+import * as m0005 from "./0005-sops";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "0002-rate-limit-counters": m0002,
   "0003-api-keys": m0003,
   "0004-api-rate-windows": m0004,
+  "0005-sops": m0005,
 };

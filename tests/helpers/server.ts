@@ -4,6 +4,8 @@ import { pino } from "pino";
 import { createAtriumServer, type AtriumServer } from "../../server";
 import { freshDatabase, type TestDatabase } from "./database";
 
+export const TEST_APP_KEY = Buffer.alloc(32, 42).toString("base64");
+
 export interface TestServer {
   url: string;
   atrium: AtriumServer;
@@ -34,6 +36,8 @@ export async function startServer(env: Record<string, string> = {}, database?: T
       SEED_DEMO: "false",
       // Tests often leave a response body unread, which keeps its connection busy; don't wait 10 s for it.
       SHUTDOWN_TIMEOUT_MS: "300",
+      // One key for every test server, so a restarted server opens the secrets its predecessor sealed.
+      APP_KEY: TEST_APP_KEY,
       ...env,
     },
     logger: pino({ level: "info" }, sink),

@@ -1,0 +1,54 @@
+/**
+ * Contact events: what happened with a customer, by e-mail address (a SOP's `create_contact_event` step now;
+ * forms, orders and bookings later). The contacts issue builds profiles on top of these rows.
+ */
+import type { Db } from "~db/client";
+import { isUniqueViolation } from "~db/client";
+import { isoNow } from "~/lib/clock.server";
+import { newId } from "~/lib/ids.server";
+
+export interface NewContactEvent {
+  email: string;
+  type: string;
+  note: string;
+  source: string;
+  /** A retried job step passes the same key and gets the first event back. */
+  idempotencyKey?: string;
+}
+
+export function contactEventsOf(db: Db, workspaceId: string) {
+  const rows = () => db.selectFrom("contact_events").where("workspace_id", "=", workspaceId);
+  return {
+    async record(event: NewContactEvent): Promise<{ id: string; duplicate: boolean }> {
+      if (event.idempotencyKey) {
+        const previous = await rows()
+          .select("id")
+          .where("idempotency_key", "=", event.idempotencyKey)
+          .executeTakeFirst();
+        if (previous) return { id: previous.id, duplicate: true };
+      }
+      const id = newId();
+      try {
+        await db
+          .insertInto("contact_events")
+          .values({
+            id,
+            workspace_id: workspaceId,
+            idempotency_key: event.idempotencyKey ?? null,
+            email: event.email.toLowerCase(),
+            type: event.type,
+            note: event.note,
+            source: event.source,
+            created_at: isoNow(),
+          })
+          .execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) return { id, duplicate: true };
+        throw error;
+      }
+      return { id, duplicate: false };
+    },
+    list: (email: string) =>
+      rows().selectAll().where("email", "=", email.toLowerCase()).orderBy("created_at", "desc").limit(100).execute(),
+  };
+}

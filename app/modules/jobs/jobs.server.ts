@@ -1,0 +1,257 @@
+/**
+ * The durable job queue (DESIGN "Shared services: jobs"): a `jobs` table and an in-process runner. A job is
+ * written in the same transaction as the thing it works on (a run and its job commit together), so a job is
+ * never lost and never orphaned. Runners claim due jobs under a lease (db/job-claims.ts), extend the lease
+ * while they work, and finish only while they still hold it. A runner that dies loses its lease and another
+ * takes the job over: delivery is at least once, so handlers make their effects idempotent.
+ */
+import { hostname } from "node:os";
+import type { Logger } from "pino";
+import type { Db, Dialect } from "~db/client";
+import { claimDueJobs } from "~db/job-claims";
+import type { JobsTable } from "~db/schema";
+import { now } from "~/lib/clock.server";
+import { newId } from "~/lib/ids.server";
+
+export type Job = JobsTable;
+
+export interface NewJob {
+  kind: string;
+  payload: unknown;
+  workspaceId: string | null;
+  /** First attempt plus retries. */
+  maxAttempts: number;
+  runAt?: Date;
+}
+
+/** Thrown (or any error with `retryable: true`) to ask for another attempt after a backoff. */
+export class RetryableError extends Error {
+  readonly retryable = true;
+}
+
+/** Thrown by a handler that saw `control.interrupted`: the job is handed back, not counted as failed. */
+export class JobInterrupted extends Error {
+  constructor() {
+    super("interrupted");
+  }
+}
+
+export interface JobControl {
+  /** This is the job's last allowed attempt: a failure now is final. */
+  readonly lastAttempt: boolean;
+  /**
+   * True when the runner is stopping or another runner may have taken the job over: the handler stops at the
+   * next safe point, writes nothing more, and throws `JobInterrupted`.
+   */
+  readonly interrupted: boolean;
+}
+
+export type JobHandler = (job: Job, control: JobControl) => Promise<void>;
+
+/** Writes a job; pass the transaction that writes what the job works on. */
+export async function enqueueJob(db: Db, job: NewJob): Promise<string> {
+  const id = newId();
+  const at = now().toISOString();
+  await db
+    .insertInto("jobs")
+    .values({
+      id,
+      workspace_id: job.workspaceId,
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      status: "queued",
+      run_at: (job.runAt ?? now()).toISOString(),
+      attempts: 0,
+      max_attempts: job.maxAttempts,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
+/** Exponential backoff with jitter: base·2^(n-1), drawn between half and all of it, at most an hour. */
+export function retryDelayMs(attempt: number, baseMs: number, random = Math.random): number {
+  const ceiling = Math.min(3_600_000, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+export interface RunnerOptions {
+  db: Db;
+  dialect: Dialect;
+  logger: Logger;
+  handlers: Record<string, JobHandler>;
+  concurrency: number;
+  pollMs: number;
+  leaseMs: number;
+  retryBaseMs: number;
+  /** Work done once a minute by whichever runner gets there (purges). */
+  maintenance?: () => Promise<void>;
+}
+
+export interface JobRunner {
+  readonly workerId: string;
+  start(): void;
+  /** Look for work now (a job was just queued in this process). */
+  wake(): void;
+  /** Stops claiming, waits for the jobs in hand (their leases keep them safe if we are killed instead). */
+  stop(): Promise<void>;
+}
+
+export function createJobRunner(options: RunnerOptions): JobRunner {
+  const { db, dialect, logger, handlers, concurrency, pollMs, leaseMs, retryBaseMs } = options;
+  const workerId = `${hostname()}:${process.pid}:${newId().slice(-8)}`;
+  const kinds = Object.keys(handlers);
+  const inHand = new Map<string, Promise<void>>();
+  const lost = new Set<string>();
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let lastMaintenance = 0;
+
+  const leaseUntil = () => new Date(now().getTime() + leaseMs).toISOString();
+  const mine = (id: string) => db.updateTable("jobs").where("id", "=", id).where("locked_by", "=", workerId);
+
+  async function extendLeases() {
+    for (const id of inHand.keys()) {
+      const result = await mine(id).set({ locked_until: leaseUntil() }).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) lost.add(id);
+    }
+  }
+
+  async function finish(job: Job, error: unknown) {
+    const at = now();
+    const base = { locked_by: null, locked_until: null, updated_at: at.toISOString() };
+    if (error === undefined) {
+      await mine(job.id)
+        .set({ ...base, status: "done", last_error: null })
+        .execute();
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const retryable = (error as { retryable?: unknown } | null)?.retryable === true;
+    if (retryable && job.attempts < job.max_attempts) {
+      const runAt = new Date(at.getTime() + retryDelayMs(job.attempts, retryBaseMs));
+      await mine(job.id)
+        .set({ ...base, status: "queued", run_at: runAt.toISOString(), last_error: message })
+        .execute();
+      logger.info({ job: job.id, kind: job.kind, attempt: job.attempts, retryAt: runAt }, "job will be retried");
+    } else {
+      await mine(job.id)
+        .set({ ...base, status: "failed", last_error: message })
+        .execute();
+      logger.warn({ job: job.id, kind: job.kind, attempt: job.attempts, err: message }, "job failed");
+    }
+  }
+
+  async function execute(job: Job) {
+    const handler = handlers[job.kind]!;
+    const control: JobControl = {
+      lastAttempt: job.attempts >= job.max_attempts,
+      get interrupted() {
+        return !running || lost.has(job.id);
+      },
+    };
+    let failure: unknown;
+    try {
+      await handler(job, control);
+    } catch (error) {
+      failure = error ?? new Error("job failed");
+    }
+    try {
+      if (lost.has(job.id)) return;
+      if (failure instanceof JobInterrupted) {
+        // Stopping: hand the job back at once (this attempt does not count) rather than wait out the lease.
+        await mine(job.id)
+          .set({ status: "queued", locked_by: null, locked_until: null, attempts: job.attempts - 1 })
+          .execute();
+        return;
+      }
+      await finish(job, failure);
+    } catch (error) {
+      // The lease runs out and another runner takes the job over: at least once, never lost.
+      logger.error({ err: error, job: job.id }, "could not record a job's outcome");
+    }
+  }
+
+  async function maintain() {
+    if (!options.maintenance || Date.now() - lastMaintenance < 60_000) return;
+    lastMaintenance = Date.now();
+    try {
+      await options.maintenance();
+    } catch (error) {
+      logger.error({ err: error }, "job maintenance failed");
+    }
+  }
+
+  async function claimAndRun(): Promise<number> {
+    const free = concurrency - inHand.size;
+    if (free <= 0) return 0;
+    const at = now().toISOString();
+    const jobs = await claimDueJobs(db, dialect, { workerId, now: at, leaseUntil: leaseUntil(), limit: free, kinds });
+    for (const job of jobs) {
+      const done = execute(job).finally(() => {
+        inHand.delete(job.id);
+        lost.delete(job.id);
+        wakeUp?.();
+      });
+      inHand.set(job.id, done);
+    }
+    return jobs.length;
+  }
+
+  async function run() {
+    while (running) {
+      let claimed = 0;
+      try {
+        await maintain();
+        claimed = await claimAndRun();
+      } catch (error) {
+        if (!running) break;
+        logger.error({ err: error }, "job runner could not claim jobs");
+      }
+      // Full, or nothing due: wait for a job to finish, a wake-up, or the next poll.
+      if (claimed === 0 || inHand.size >= concurrency) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pollMs);
+          wakeUp = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wakeUp = undefined;
+      }
+    }
+  }
+
+  return {
+    workerId,
+    start() {
+      if (running || concurrency <= 0 || kinds.length === 0) return;
+      running = true;
+      heartbeat = setInterval(
+        () => {
+          extendLeases().catch((error: unknown) => logger.error({ err: error }, "could not extend job leases"));
+        },
+        Math.max(100, Math.floor(leaseMs / 3)),
+      );
+      heartbeat.unref();
+      loop = run();
+    },
+    wake() {
+      wakeUp?.();
+    },
+    async stop() {
+      if (!running) return;
+      running = false;
+      wakeUp?.();
+      await loop;
+      await Promise.allSettled(inHand.values());
+      clearInterval(heartbeat);
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * The one mail module (DESIGN "Shared services: mail"). With SMTP_URL it sends through nodemailer; without,
+ * every message lands in the development outbox the console shows, so a fresh install can see what it would
+ * have sent. Both record each message, keyed by an optional idempotency key: a retried job step does not
+ * send twice once its message went out.
+ */
+import nodemailer, { type Transporter } from "nodemailer";
+import type { Logger } from "pino";
+import type { Db } from "~db/client";
+import { isUniqueViolation } from "~db/client";
+import { isoNow } from "~/lib/clock.server";
+import type { Env } from "~/lib/env.server";
+import { newId } from "~/lib/ids.server";
+import { RetryableError } from "~/modules/jobs/jobs.server";
+
+export interface OutgoingMail {
+  workspaceId: string | null;
+  to: string;
+  subject: string;
+  text: string;
+  idempotencyKey?: string;
+}
+
+export interface SentMail {
+  id: string;
+  transport: "outbox" | "smtp";
+  /** The key had been used: nothing new was sent. */
+  duplicate: boolean;
+}
+
+export interface Mailer {
+  readonly transport: "outbox" | "smtp";
+  send(mail: OutgoingMail): Promise<SentMail>;
+}
+
+export function createMailer(db: Db, env: Pick<Env, "SMTP_URL" | "MAIL_FROM">, logger: Logger): Mailer {
+  const smtp: Transporter | null = env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : null;
+  const transport = smtp ? "smtp" : "outbox";
+
+  async function deliver(id: string, mail: OutgoingMail) {
+    if (!smtp) return;
+    try {
+      await smtp.sendMail({ from: env.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+      await db.updateTable("mail_messages").set({ status: "sent", error: null }).where("id", "=", id).execute();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await db.updateTable("mail_messages").set({ status: "failed", error: message }).where("id", "=", id).execute();
+      logger.warn({ mail: id, err: message }, "SMTP delivery failed");
+      throw new RetryableError(`The mail server refused the message: ${message}`);
+    }
+  }
+
+  return {
+    transport,
+    async send(mail) {
+      if (mail.idempotencyKey) {
+        const previous = await db
+          .selectFrom("mail_messages")
+          .select(["id", "status"])
+          .where("idempotency_key", "=", mail.idempotencyKey)
+          .executeTakeFirst();
+        if (previous && previous.status !== "failed") return { id: previous.id, transport, duplicate: true };
+        if (previous) {
+          await deliver(previous.id, mail);
+          return { id: previous.id, transport, duplicate: false };
+        }
+      }
+      const id = newId();
+      try {
+        await db
+          .insertInto("mail_messages")
+          .values({
+            id,
+            workspace_id: mail.workspaceId,
+            idempotency_key: mail.idempotencyKey ?? null,
+            transport,
+            to_address: mail.to,
+            subject: mail.subject,
+            body: mail.text,
+            status: smtp ? "failed" : "outbox",
+            error: smtp ? "not sent yet" : null,
+            created_at: isoNow(),
+          })
+          .execute();
+      } catch (error) {
+        // Two attempts raced on the same key: the other one sends.
+        if (isUniqueViolation(error)) return { id, transport, duplicate: true };
+        throw error;
+      }
+      await deliver(id, mail);
+      return { id, transport, duplicate: false };
+    },
+  };
+}
+
+export interface MailView {
+  id: string;
+  to: string;
+  subject: string;
+  body: string;
+  transport: string;
+  status: string;
+  error: string | null;
+  createdAt: string;
+}
+
+/** A workspace's messages, newest first (the console's outbox). */
+export function mailOf(db: Db, workspaceId: string) {
+  const rows = () => db.selectFrom("mail_messages").where("workspace_id", "=", workspaceId);
+  return {
+    async list(page: { size: number; offset: number }): Promise<MailView[]> {
+      const list = await rows()
+        .selectAll()
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(page.size)
+        .offset(page.offset)
+        .execute();
+      return list.map((m) => ({
+        id: m.id,
+        to: m.to_address,
+        subject: m.subject,
+        body: m.body,
+        transport: m.transport,
+        status: m.status,
+        error: m.error,
+        createdAt: m.created_at,
+      }));
+    },
+    async count(): Promise<number> {
+      const row = await rows()
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}

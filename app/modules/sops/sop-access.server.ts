@@ -1,0 +1,47 @@
+/**
+ * First verification of the operator routes under /api/sops (ADR 005): a bearer credential through the
+ * token API's verifier chain (API keys now, OAuth tokens later: no second chain), or else the console
+ * session with its Origin check. Then membership in the SOP's workspace: none is a 404 (another workspace's
+ * record), too low a role a 403.
+ */
+import type { AppLoadContext } from "@remix-run/node";
+import type { Role } from "~db/schema";
+import { forbidden, notFound } from "~/lib/http.server";
+import { requireIntegrator } from "~/modules/auth/bearer.server";
+import { requireOperator } from "~/modules/tenancy/access.server";
+import { roleAtLeast } from "~/modules/tenancy/roles";
+import { workspaceOf } from "~/modules/tenancy/workspaces.server";
+import { sopsOf, type SopsRepo } from "./sops.server";
+
+export interface SopAccess {
+  userId: string;
+  role: Role;
+  workspaceId: string;
+  sops: SopsRepo;
+}
+
+export async function requireSopAccess(
+  request: Request,
+  context: AppLoadContext,
+  sopId: string,
+  minimum: Role,
+): Promise<SopAccess> {
+  const { db, secrets } = context.services;
+  let userId: string;
+  let onlyWorkspace: string | null = null;
+  if (request.headers.has("authorization")) {
+    const integrator = await requireIntegrator(request, context);
+    userId = integrator.user.id;
+    onlyWorkspace = integrator.credential.workspaceId;
+  } else {
+    userId = (await requireOperator(request, context, "api")).user.id;
+  }
+  const sop = await db.selectFrom("sops").select("workspace_id").where("id", "=", sopId).executeTakeFirst();
+  const role =
+    sop && (!onlyWorkspace || onlyWorkspace === sop.workspace_id)
+      ? await workspaceOf(db, sop.workspace_id).roleOf(userId)
+      : undefined;
+  if (!sop || !role) throw notFound("No such SOP in your workspaces");
+  if (!roleAtLeast(role, minimum)) throw forbidden(`This needs the ${minimum} role in the SOP's workspace`);
+  return { userId, role, workspaceId: sop.workspace_id, sops: sopsOf(db, sop.workspace_id, secrets) };
+}

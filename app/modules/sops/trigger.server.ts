@@ -1,0 +1,132 @@
+/**
+ * `POST /api/sops/{id or slug}/trigger`: HMAC verification over the exact bytes received, replay refusal
+ * through a table every process shares, then a queued run (docs/decisions/010-sops.md).
+ *
+ * Every refusal after the SOP is known is recorded against it (trigger, reason, time, client address) for
+ * the console, counts towards the client address's failure budget (the same per-address block as the token
+ * API's bearer failures), and a burst on one trigger is logged as a warning.
+ */
+import { createHash } from "node:crypto";
+import type { AppLoadContext } from "@remix-run/node";
+import { z } from "zod";
+import { isUniqueViolation } from "~db/client";
+import { isoNow, now } from "~/lib/clock.server";
+import { HttpError, badRequest, issuesOf, notFound, readBodyBytes, tooManyRequests } from "~/lib/http.server";
+import { newId } from "~/lib/ids.server";
+import { queueRun } from "./runs.server";
+import { FAILURE_MESSAGES, checkHeaders, verifySignature, type SignatureFailure } from "./signature.server";
+import { findSopForTrigger, triggerBinding } from "./sops.server";
+
+export const TriggerBody = z.object({ input: z.record(z.string(), z.unknown()) }).strict();
+
+/** Failures on one trigger within a minute that make a warning in the log. */
+const BURST = 10;
+
+export interface AcceptedTrigger {
+  runId: string;
+  sopId: string;
+  status: "queued";
+  statusUrl: string;
+}
+
+const unauthorizedTrigger = (message: string) =>
+  new HttpError(401, message, { challenge: 'HMAC-SHA256 headers="X-SOP-Timestamp X-SOP-Signature"' });
+
+export async function acceptTrigger(request: Request, context: AppLoadContext, ref: string): Promise<AcceptedTrigger> {
+  const { db, env, authFailures, logger, secrets, jobRunner } = context.services;
+  const ip = context.request.ip;
+  context.request.log.callerType = "trigger";
+
+  const blockedFor = authFailures.blockedFor(ip);
+  if (blockedFor > 0) throw tooManyRequests(blockedFor);
+
+  const sop = await findSopForTrigger(db, ref);
+  if (!sop) throw notFound("No SOP with this id or slug");
+
+  const refuse = async (failure: SignatureFailure | "replay" | "no_trigger"): Promise<never> => {
+    const { message, reason } = FAILURE_MESSAGES[failure];
+    const at = isoNow();
+    await db
+      .insertInto("sop_verification_failures")
+      .values({
+        id: newId(),
+        workspace_id: sop.workspace_id,
+        sop_id: sop.id,
+        trigger_id: sop.trigger_id,
+        reason,
+        ip,
+        created_at: at,
+      })
+      .execute();
+    if (sop.trigger_id) {
+      await db
+        .updateTable("sop_triggers")
+        .set((eb) => ({ failure_count: eb("failure_count", "+", 1) }))
+        .where("id", "=", sop.trigger_id)
+        .execute();
+      const since = new Date(now().getTime() - 60_000).toISOString();
+      const recent = await db
+        .selectFrom("sop_verification_failures")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("trigger_id", "=", sop.trigger_id)
+        .where("created_at", ">=", since)
+        .executeTakeFirstOrThrow();
+      if (Number(recent.n) % BURST === 0) {
+        logger.warn(
+          { sop: sop.id, trigger: sop.trigger_id, failuresLastMinute: Number(recent.n), ip, reason },
+          "burst of failed SOP trigger verifications",
+        );
+      }
+    }
+    await authFailures.record(ip);
+    throw unauthorizedTrigger(message);
+  };
+
+  const headers = {
+    timestamp: request.headers.get("x-sop-timestamp"),
+    signature: request.headers.get("x-sop-signature"),
+  };
+  const shape = checkHeaders(headers);
+  if (shape) return refuse(shape);
+  if (!sop.trigger_id || !sop.secret_enc) return refuse("no_trigger");
+
+  // The exact bytes received: the signature covers them as sent, whitespace included.
+  const body = await readBodyBytes(request, env.MAX_BODY_BYTES);
+  const secret = secrets.open(sop.secret_enc, triggerBinding(sop.trigger_id));
+  const nowSeconds = Math.floor(now().getTime() / 1000);
+  const failure = verifySignature(secret, headers, body, nowSeconds, env.SOP_TRIGGER_MAX_AGE_SECONDS);
+  if (failure) return refuse(failure);
+
+  // A signature is accepted once. The row outlives the window in which the timestamp would pass anyway.
+  const signatureHash = createHash("sha256").update(`${sop.trigger_id}:${headers.signature!.trim()}`).digest("hex");
+  const expiresAt = new Date((Number(headers.timestamp) + env.SOP_TRIGGER_MAX_AGE_SECONDS + 1) * 1000).toISOString();
+  try {
+    await db
+      .insertInto("sop_signature_replays")
+      .values({ signature_hash: signatureHash, expires_at: expiresAt })
+      .execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) return refuse("replay");
+    throw error;
+  }
+
+  if (sop.enabled !== 1) {
+    throw new HttpError(409, "This SOP is disabled: enable it in the console to accept triggers");
+  }
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(request.headers.get("content-type") ?? "")) {
+    throw new HttpError(415, "Send the body as JSON with Content-Type: application/json");
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString("utf8"));
+  } catch {
+    throw badRequest("The request body is not valid JSON");
+  }
+  const valid = TriggerBody.safeParse(parsed);
+  if (!valid.success) throw badRequest('The body must be { "input": { … } }', issuesOf(valid.error));
+
+  const runId = await queueRun(db, sop, sop.trigger_id, valid.data.input);
+  await db.updateTable("sop_triggers").set({ last_used_at: isoNow() }).where("id", "=", sop.trigger_id).execute();
+  jobRunner.wake();
+  return { runId, sopId: sop.id, status: "queued", statusUrl: `/api/sops/${sop.id}/runs/${runId}` };
+}

@@ -1,0 +1,705 @@
+// /settings/sops/{id} — one SOP: its definition and step editor, its trigger (secret shown once, with signing
+// examples; rotate, delete), failed verifications, runs and completion notices. Admins write; everyone reads.
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { z } from "zod";
+import { type FormResult, type FormValues, parseForm, runForm } from "~/lib/forms.server";
+import { HttpError, badRequest } from "~/lib/http.server";
+import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { curlExample, nodeExample } from "~/modules/sops/examples";
+import {
+  ROTATE_AFTER_DAYS,
+  parseSopForm,
+  sopsOf,
+  stepsFromForm,
+  type IssuedSecret,
+  type SopsRepo,
+} from "~/modules/sops/sops.server";
+import { STEP_TYPES } from "~/modules/sops/steps/registry.server";
+import type { StepDescription, StoredStep } from "~/modules/sops/steps/types";
+import { requireWorkspace } from "~/modules/tenancy/access.server";
+import { roleAtLeast } from "~/modules/tenancy/roles";
+import { FormMessage } from "~/ui/form";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.sop.name ?? "SOP"} · SOPs · Atrium` },
+];
+
+const RUNS_PER_PAGE = 10;
+const DAY = 86_400_000;
+
+async function findSop(sops: SopsRepo, id: string) {
+  try {
+    return await sops.get(id);
+  } catch (error) {
+    if (error instanceof HttpError && error.statusCode === 404) {
+      throw new Response("No such SOP in this workspace", { status: 404 });
+    }
+    throw error;
+  }
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { workspace, role } = await requireWorkspace(request, context);
+  const sops = sopsOf(context.services.db, workspace.id, context.services.secrets);
+  const sop = await findSop(sops, params.sopId!);
+  const url = new URL(request.url);
+  const page = Math.max(1, Number(url.searchParams.get("page")) || 1);
+  const canEdit = roleAtLeast(role, "admin");
+  const [trigger, failures, runs, deliveries, callbackSecret] = await Promise.all([
+    sops.trigger(sop.id),
+    sops.failures(sop.id),
+    sops.runs(sop.id, { size: RUNS_PER_PAGE, offset: (page - 1) * RUNS_PER_PAGE }),
+    sops.deliveries(sop.id),
+    canEdit ? sops.callbackSecret(sop.id) : Promise.resolve(null),
+  ]);
+  const at = Date.now();
+  return {
+    sop,
+    canEdit,
+    created: url.searchParams.has("created"),
+    trigger: trigger && {
+      ...trigger,
+      secretAgeDays: Math.floor((at - Date.parse(trigger.secretCreatedAt)) / DAY),
+    },
+    rotateAfterDays: ROTATE_AFTER_DAYS,
+    failures,
+    runs: runs.runs,
+    page,
+    pages: Math.max(1, Math.ceil(runs.total / RUNS_PER_PAGE)),
+    deliveries,
+    callbackSecret,
+    stepTypes: STEP_TYPES,
+    triggerUrl: `${url.origin}/api/sops/${sop.slug}/trigger`,
+  };
+}
+
+interface Draft {
+  name: string;
+  slug: string;
+  description: string;
+  callbackUrl: string;
+  steps: StoredStep[];
+}
+
+type SopResult = FormResult & { draft?: Draft; issued?: IssuedSecret };
+
+const draftOf = (values: FormValues): Draft => ({
+  name: values.name ?? "",
+  slug: values.slug ?? "",
+  description: values.description ?? "",
+  callbackUrl: values.callbackUrl ?? "",
+  steps: stepsFromForm(values),
+});
+
+/** Add, remove and reorder only change the draft on the page; Save validates and stores it. */
+function editDraft(intent: string, values: FormValues): Draft | null {
+  const draft = draftOf(values);
+  const [verb, index] = intent.split(":");
+  const i = Number(index);
+  if (verb === "add-step") {
+    const type = STEP_TYPES.find((t) => t.type === values.newStepType);
+    if (!type) throw badRequest("Choose a step type");
+    draft.steps.push({ type: type.type });
+  } else if (verb === "remove-step" && draft.steps[i]) {
+    draft.steps.splice(i, 1);
+  } else if (verb === "up-step" && i > 0 && draft.steps[i]) {
+    [draft.steps[i - 1], draft.steps[i]] = [draft.steps[i]!, draft.steps[i - 1]!];
+  } else {
+    return null;
+  }
+  return draft;
+}
+
+const ConfirmDelete = z.object({ confirm: z.string() });
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { workspace, session } = await requireWorkspace(request, context, "admin");
+  const { db, secrets } = context.services;
+  const sops = sopsOf(db, workspace.id, secrets);
+  const sop = await findSop(sops, params.sopId!);
+  const audit = (action: string, detail: Record<string, unknown> = {}) =>
+    recordWorkspaceEvent(db, workspace.id, {
+      action,
+      actorUserId: session.user.id,
+      detail: { sopId: sop.id, ...detail },
+      ip: context.request.ip,
+    });
+
+  return runForm(request, context, async (values): Promise<SopResult | ReturnType<typeof data<SopResult>>> => {
+    const intent = values.intent ?? "";
+    const edited = editDraft(intent, values);
+    if (edited) return { ok: true, intent: "edit", draft: edited, message: "Unsaved changes: save to keep them." };
+    switch (intent) {
+      case "save": {
+        const draft = draftOf(values);
+        try {
+          const { fields, steps } = parseSopForm(values);
+          await sops.update(sop.id, fields, steps);
+        } catch (error) {
+          if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
+          const fieldErrors: Record<string, string> = {};
+          for (const issue of error.extra.issues ?? []) fieldErrors[issue.field] ??= issue.message;
+          return data<SopResult>(
+            { ok: false, intent: "edit", message: error.message, fieldErrors, draft },
+            { status: error.statusCode },
+          );
+        }
+        await audit("sop.updated");
+        return { ok: true, intent: "edit", message: "Saved." };
+      }
+      case "enable":
+      case "disable":
+        await sops.setEnabled(sop.id, intent === "enable");
+        await audit(`sop.${intent}d`);
+        return {
+          ok: true,
+          intent: "status",
+          message: intent === "enable" ? "Enabled: triggers are accepted." : "Disabled: triggers are refused (409).",
+        };
+      case "delete": {
+        if (parseForm(ConfirmDelete, values).confirm.trim() !== sop.slug) {
+          throw badRequest("Type the SOP's slug to confirm", [
+            { field: "confirm", message: `Type ${sop.slug} to confirm` },
+          ]);
+        }
+        await sops.remove(sop.id);
+        await audit("sop.deleted", { slug: sop.slug });
+        throw redirect("/settings/sops");
+      }
+      case "create-trigger": {
+        const issued = await sops.createTrigger(sop.id);
+        await audit("sop.trigger.created", { triggerId: issued.triggerId });
+        return { ok: true, intent: "trigger", issued };
+      }
+      case "rotate-trigger": {
+        const issued = await sops.rotateTrigger(sop.id, values.triggerId ?? "");
+        await audit("sop.trigger.rotated", { triggerId: issued.triggerId });
+        return { ok: true, intent: "trigger", issued };
+      }
+      case "delete-trigger":
+        await sops.deleteTrigger(sop.id, values.triggerId ?? "");
+        await audit("sop.trigger.deleted", { triggerId: values.triggerId });
+        return {
+          ok: true,
+          intent: "trigger",
+          message: "Trigger deleted: signed requests are refused until you create another.",
+        };
+      default:
+        throw badRequest("Unknown action");
+    }
+  });
+}
+
+function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="secondary"
+      aria-label={label}
+      onClick={() => {
+        void navigator.clipboard?.writeText(value).then(() => setCopied(true));
+      }}
+    >
+      {copied ? "Copied" : "Copy"}
+    </button>
+  );
+}
+
+function NewSecret({ issued, triggerUrl }: { issued: IssuedSecret; triggerUrl: string }) {
+  const values = { url: triggerUrl, secret: issued.secret };
+  return (
+    <section className="panel new-key" aria-labelledby="new-secret">
+      <h2 id="new-secret">Your trigger secret</h2>
+      <p>
+        <strong>Copy it now: it will not be shown again.</strong> Any earlier secret of this trigger stopped working at
+        once.
+      </p>
+      <p className="key-line">
+        <code data-testid="trigger-secret">{issued.secret}</code>
+        <CopyButton value={issued.secret} label="Copy the secret" />
+      </p>
+      <h3>Sign a request with curl and openssl</h3>
+      <pre>
+        <code data-testid="curl-example">{curlExample(values)}</code>
+      </pre>
+      <h3>Or with Node</h3>
+      <pre>
+        <code>{nodeExample(values)}</code>
+      </pre>
+    </section>
+  );
+}
+
+function StepFields({
+  step,
+  index,
+  description,
+  errors,
+  disabled,
+}: {
+  step: StoredStep;
+  index: number;
+  description: StepDescription | undefined;
+  errors: Record<string, string>;
+  disabled: boolean;
+}) {
+  const id = (field: string) => `step-${index}-${field}`;
+  const error = (field: string) => errors[`step.${index}.${field}`];
+  const errorLine = (field: string) =>
+    error(field) ? (
+      <p className="field-error" id={`${id(field)}-error`} role="alert">
+        {error(field)}
+      </p>
+    ) : null;
+  return (
+    <>
+      <input type="hidden" name={`step.${index}.type`} value={step.type} />
+      {errorLine("type")}
+      <div className="field">
+        <label htmlFor={id("name")}>Name (optional)</label>
+        <input
+          id={id("name")}
+          name={`step.${index}.name`}
+          defaultValue={step.name ?? ""}
+          disabled={disabled}
+          aria-invalid={error("name") ? true : undefined}
+          aria-describedby={`${id("name")}-hint`}
+        />
+        <p className="hint" id={`${id("name")}-hint`}>
+          {`Later steps read its output as steps.${step.name || `step${index + 1}`}`}
+        </p>
+        {errorLine("name")}
+      </div>
+      {description?.fields.map((field) => {
+        const common = {
+          id: id(field.name),
+          name: `step.${index}.${field.name}`,
+          defaultValue: step[field.name] ?? field.options?.[0] ?? "",
+          disabled,
+          "aria-invalid": error(field.name) ? true : undefined,
+          "aria-describedby": field.hint ? `${id(field.name)}-hint` : undefined,
+        };
+        return (
+          <div className="field" key={field.name}>
+            <label htmlFor={common.id}>{field.label}</label>
+            {field.kind === "select" ? (
+              <select {...common}>
+                {field.options?.map((o) => (
+                  <option key={o} value={o}>
+                    {o}
+                  </option>
+                ))}
+              </select>
+            ) : field.kind === "text" || field.kind === "expression" ? (
+              <input {...common} placeholder={field.placeholder} spellCheck={false} />
+            ) : (
+              <textarea {...common} rows={3} placeholder={field.placeholder} spellCheck={false} />
+            )}
+            {field.hint ? (
+              <p className="hint" id={`${id(field.name)}-hint`}>
+                {field.hint}
+              </p>
+            ) : null}
+            {errorLine(field.name)}
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
+function Definition() {
+  const { sop, canEdit, stepTypes } = useLoaderData<typeof loader>();
+  const result = useActionData<SopResult>();
+  const editing = result?.intent === "edit" ? result : undefined;
+  const draft: Draft = editing?.draft ?? {
+    name: sop.name,
+    slug: sop.slug,
+    description: sop.description,
+    callbackUrl: sop.callbackUrl ?? "",
+    steps: sop.steps,
+  };
+  const errors = editing?.fieldErrors ?? {};
+  const disabled = !canEdit;
+  const field = (name: keyof Draft, label: string, hint?: string) => (
+    <div className="field">
+      <label htmlFor={`sop-${name}`}>{label}</label>
+      <input
+        id={`sop-${name}`}
+        name={name}
+        defaultValue={draft[name] as string}
+        disabled={disabled}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={hint ? `sop-${name}-hint` : undefined}
+      />
+      {hint ? (
+        <p className="hint" id={`sop-${name}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {errors[name] ? (
+        <p className="field-error" role="alert">
+          {errors[name]}
+        </p>
+      ) : null}
+    </div>
+  );
+  // A fresh key per draft makes React replace the inputs, so their default values follow the draft.
+  const formKey = JSON.stringify(draft);
+  return (
+    <section className="panel" aria-labelledby="definition">
+      <h2 id="definition">Definition</h2>
+      <Form method="post" key={formKey}>
+        {field("name", "Name")}
+        {field("slug", "Slug", "Changing it changes the trigger URL.")}
+        {field("description", "Description")}
+        {field(
+          "callbackUrl",
+          "Completion callback URL (optional)",
+          "When a run finishes, a signed notice (Standard Webhooks) is posted here.",
+        )}
+        <h3>Steps</h3>
+        <p className="hint">
+          {"Fields accept templates such as {{input.email}}; conditions and values are expressions such as "}
+          <code>{'input.total > 100 && input.country == "NL"'}</code>
+          {". Steps run in order; a condition that does not hold ends the run."}
+        </p>
+        {draft.steps.length === 0 ? <p className="empty">No steps yet: add one below.</p> : null}
+        <ol className="steps">
+          {draft.steps.map((step, index) => {
+            const description = stepTypes.find((t) => t.type === step.type);
+            return (
+              <li key={index}>
+                <fieldset>
+                  <legend>{`Step ${index + 1}: ${description?.label ?? step.type}`}</legend>
+                  <p className="hint">{description?.description}</p>
+                  <StepFields step={step} index={index} description={description} errors={errors} disabled={disabled} />
+                  {canEdit ? (
+                    <div className="key-actions">
+                      {index > 0 ? (
+                        <button type="submit" name="intent" value={`up-step:${index}`} className="secondary">
+                          Move up
+                        </button>
+                      ) : null}
+                      <button type="submit" name="intent" value={`remove-step:${index}`} className="secondary">
+                        {`Remove step ${index + 1}`}
+                      </button>
+                    </div>
+                  ) : null}
+                </fieldset>
+              </li>
+            );
+          })}
+        </ol>
+        {canEdit ? (
+          <>
+            <div className="field add-step">
+              <label htmlFor="new-step-type">New step</label>
+              <select id="new-step-type" name="newStepType" defaultValue="http_request">
+                {stepTypes.map((t) => (
+                  <option key={t.type} value={t.type}>
+                    {t.label}
+                  </option>
+                ))}
+              </select>
+              <button type="submit" name="intent" value="add-step" className="secondary">
+                Add step
+              </button>
+            </div>
+            {editing?.message ? (
+              <FormMessage message={editing.message} tone={editing.ok ? "success" : "error"} />
+            ) : null}
+            <button type="submit" name="intent" value="save">
+              Save SOP
+            </button>
+          </>
+        ) : null}
+      </Form>
+    </section>
+  );
+}
+
+function TriggerPanel() {
+  const { trigger, canEdit, triggerUrl, failures, rotateAfterDays } = useLoaderData<typeof loader>();
+  const result = useActionData<SopResult>();
+  const latest = failures.latest.filter((f) => !trigger || f.triggerId === trigger.id).slice(0, 5);
+  const count = failures.counts.find((c) => c.triggerId === (trigger?.id ?? null))?.count ?? 0;
+  return (
+    <section className="panel" aria-labelledby="trigger">
+      <h2 id="trigger">Trigger</h2>
+      {result?.intent === "trigger" && result.message ? <FormMessage message={result.message} tone="success" /> : null}
+      {!trigger ? (
+        <>
+          <p className="empty">No trigger: signed requests to this SOP are refused.</p>
+          {canEdit ? (
+            <Form method="post">
+              <button type="submit" name="intent" value="create-trigger">
+                Create trigger
+              </button>
+            </Form>
+          ) : null}
+        </>
+      ) : (
+        <>
+          <dl className="facts">
+            <dt>Trigger URL</dt>
+            <dd>
+              <code>{`POST ${triggerUrl}`}</code>
+            </dd>
+            <dt>Trigger id</dt>
+            <dd>
+              <code>{trigger.id}</code>
+            </dd>
+            <dt>Secret age</dt>
+            <dd data-testid="secret-age">
+              {`${trigger.secretAgeDays} days (since ${trigger.secretCreatedAt.slice(0, 10)})`}
+              {trigger.secretAgeDays >= rotateAfterDays ? (
+                <strong className="warning">{` — older than ${rotateAfterDays} days: rotate it.`}</strong>
+              ) : null}
+            </dd>
+            <dt>Last accepted request</dt>
+            <dd>{trigger.lastUsedAt ? trigger.lastUsedAt.slice(0, 19).replace("T", " ") : "Never"}</dd>
+            <dt>Failed verifications</dt>
+            <dd data-testid="failure-count">{count}</dd>
+          </dl>
+          {latest.length ? (
+            <>
+              <h3>Latest failed verifications</h3>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">When (UTC)</th>
+                    <th scope="col">Reason</th>
+                    <th scope="col">Client address</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {latest.map((f, i) => (
+                    <tr key={i}>
+                      <td>{f.at.slice(0, 19).replace("T", " ")}</td>
+                      <td>{f.reason}</td>
+                      <td>{f.ip ?? "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          ) : null}
+          {canEdit ? (
+            <div className="key-actions">
+              <Form
+                method="post"
+                onSubmit={(event) => {
+                  if (!window.confirm("Rotate the secret? The current one stops working at once."))
+                    event.preventDefault();
+                }}
+              >
+                <input type="hidden" name="triggerId" value={trigger.id} />
+                <button type="submit" name="intent" value="rotate-trigger">
+                  Rotate secret
+                </button>
+              </Form>
+              <Form
+                method="post"
+                onSubmit={(event) => {
+                  if (!window.confirm("Delete the trigger? Signed requests are refused until you create another."))
+                    event.preventDefault();
+                }}
+              >
+                <input type="hidden" name="triggerId" value={trigger.id} />
+                <button type="submit" name="intent" value="delete-trigger" className="danger">
+                  Delete trigger
+                </button>
+              </Form>
+            </div>
+          ) : null}
+        </>
+      )}
+      {failures.counts.some((c) => c.triggerId !== (trigger?.id ?? null)) ? (
+        <p className="hint">
+          {`Earlier triggers: ${failures.counts
+            .filter((c) => c.triggerId !== (trigger?.id ?? null))
+            .map((c) => `${c.triggerId ?? "none"}: ${c.count} failures`)
+            .join("; ")}`}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+function Runs() {
+  const { runs, page, pages } = useLoaderData<typeof loader>();
+  return (
+    <section className="panel" aria-labelledby="runs">
+      <h2 id="runs">Runs</h2>
+      {runs.length === 0 ? (
+        <p className="empty">No runs yet. A verified trigger queues one.</p>
+      ) : (
+        <ul className="runs">
+          {runs.map((run) => (
+            <li key={run.id} data-run-id={run.id} data-status={run.status}>
+              <details>
+                <summary>
+                  <span className={`status status-${run.status}`}>{run.status}</span>
+                  {` ${run.createdAt.slice(0, 19).replace("T", " ")} · ${run.steps.length} step results`}
+                  {run.durationMs !== null ? ` · ${run.durationMs} ms` : ""}
+                  {run.attempts > 1 ? ` · attempt ${run.attempts}` : ""}
+                </summary>
+                <p>
+                  Run <code>{run.id}</code>
+                </p>
+                {run.error ? <p className="field-error">{run.error}</p> : null}
+                <h3>Input</h3>
+                <pre>
+                  <code>{json(run.input)}</code>
+                </pre>
+                <h3>Steps</h3>
+                <ol>
+                  {run.steps.map((s) => (
+                    <li key={s.index}>
+                      {`${s.name} (${s.type}): ${s.status}`}
+                      {s.error ? <p className="field-error">{s.error}</p> : null}
+                      {s.output !== null ? (
+                        <pre>
+                          <code>{json(s.output)}</code>
+                        </pre>
+                      ) : null}
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            </li>
+          ))}
+        </ul>
+      )}
+      {pages > 1 ? (
+        <nav aria-label="Pages of runs" className="pager">
+          {page > 1 ? <Link to={`?page=${page - 1}`}>Newer</Link> : null}
+          <span>{`Page ${page} of ${pages}`}</span>
+          {page < pages ? <Link to={`?page=${page + 1}`}>Older</Link> : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+function Notices() {
+  const { sop, deliveries, callbackSecret } = useLoaderData<typeof loader>();
+  if (!sop.callbackUrl && deliveries.length === 0) return null;
+  return (
+    <section className="panel" aria-labelledby="notices">
+      <h2 id="notices">Completion notices</h2>
+      <p>
+        {"Each finished run is posted to the callback URL as "}
+        <code>sop.run.succeeded</code>
+        {" or "}
+        <code>sop.run.failed</code>
+        {", signed in the Standard Webhooks format (webhook-id, webhook-timestamp, webhook-signature)."}
+      </p>
+      {callbackSecret ? (
+        <details>
+          <summary>Show the signing secret</summary>
+          <p className="key-line">
+            <code>{callbackSecret}</code>
+            <CopyButton value={callbackSecret} label="Copy the signing secret" />
+          </p>
+        </details>
+      ) : null}
+      {deliveries.length === 0 ? (
+        <p className="empty">No notices sent yet.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Response</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((d) => (
+              <tr key={d.id} data-delivery-status={d.status}>
+                <td>
+                  <code>{d.eventType}</code>
+                  <div className="hint">{d.id}</div>
+                </td>
+                <td>{d.status}</td>
+                <td>{d.attempts}</td>
+                <td>{d.responseStatus ?? d.lastError ?? "—"}</td>
+                <td>{d.createdAt.slice(0, 19).replace("T", " ")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function Danger() {
+  const { sop, canEdit } = useLoaderData<typeof loader>();
+  const result = useActionData<SopResult>();
+  if (!canEdit) return null;
+  const confirmError = result?.fieldErrors?.confirm;
+  return (
+    <section className="panel" aria-labelledby="danger">
+      <h2 id="danger">Status and deletion</h2>
+      {result?.intent === "status" ? <FormMessage message={result.message} tone="success" /> : null}
+      <Form method="post">
+        <p>{sop.enabled ? "This SOP is enabled." : "This SOP is disabled: its trigger is refused with 409."}</p>
+        <button type="submit" name="intent" value={sop.enabled ? "disable" : "enable"} className="secondary">
+          {sop.enabled ? "Disable" : "Enable"}
+        </button>
+      </Form>
+      <Form method="post">
+        <div className="field">
+          <label htmlFor="confirm-delete">{`Type ${sop.slug} to delete this SOP, its trigger and all its runs`}</label>
+          <input id="confirm-delete" name="confirm" autoComplete="off" aria-invalid={confirmError ? true : undefined} />
+          {confirmError ? (
+            <p className="field-error" role="alert">
+              {confirmError}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" name="intent" value="delete" className="danger">
+          Delete SOP
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+export default function Sop() {
+  const { sop, created, triggerUrl } = useLoaderData<typeof loader>();
+  const result = useActionData<SopResult>();
+  return (
+    <>
+      <p>
+        <Link to="/settings/sops">All SOPs</Link>
+      </p>
+      <h1>{sop.name}</h1>
+      <p>
+        <code>{sop.slug}</code>
+        {` · ${sop.enabled ? "Enabled" : "Disabled"}`}
+        {sop.description ? ` · ${sop.description}` : ""}
+      </p>
+      {created ? <FormMessage message="SOP created. Add its steps, then create a trigger." tone="success" /> : null}
+      {result?.issued ? <NewSecret issued={result.issued} triggerUrl={triggerUrl} /> : null}
+      {result && !result.ok && !["edit"].includes(result.intent ?? "") && !result.fieldErrors?.confirm ? (
+        <FormMessage message={result.message} />
+      ) : null}
+      <TriggerPanel />
+      <Definition />
+      <Runs />
+      <Notices />
+      <Danger />
+    </>
+  );
+}
