@@ -53,16 +53,43 @@ beforeAll(async () => {
   await page.getByLabel("Name").fill("Checker");
   await page.getByRole("button", { name: "Generate New Key" }).click();
   await page.getByTestId("new-api-key").waitFor();
+  // A SOP with a step and a trigger, so its page shows the editor, the trigger and the secret panel.
+  await page.goto(`${suite.server.url}/settings/sops`);
+  await page.getByLabel("Name").fill("Checker SOP");
+  await page.getByLabel("Slug").fill("checker-sop");
+  await page.getByRole("button", { name: "Create SOP" }).click();
+  await page.getByRole("button", { name: "Add step" }).click();
+  await page.getByRole("button", { name: "Create trigger" }).click();
+  await page.getByTestId("trigger-secret").waitFor();
+  sopPath = new URL(page.url()).pathname;
 });
 
+let sopPath = "";
+
 describe("accessibility (axe, WCAG 2 A/AA)", () => {
-  it.each(["/", "/get-started", "/settings", "/settings/account", "/settings/api-keys", "/acme", "/no-such-site"])(
-    "%s has no serious violations",
-    async (path) => {
-      await page.goto(suite.server.url + path);
-      expect(await seriousViolations(page)).toEqual([]);
-    },
-  );
+  it.each([
+    "/",
+    "/get-started",
+    "/settings",
+    "/settings/account",
+    "/settings/api-keys",
+    "/settings/sops",
+    "/settings/outbox",
+    "/acme",
+    "/no-such-site",
+  ])("%s has no serious violations", async (path) => {
+    await page.goto(suite.server.url + path);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it("a SOP's page, with its editor and a new secret shown, has no serious violations", async () => {
+    await page.goto(suite.server.url + sopPath);
+    await page.getByRole("button", { name: "Rotate secret" }).waitFor();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    await page.getByTestId("trigger-secret").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 
   // Last: signing out ends the session the pages above used.
   it.each(["/login", "/signup"])("%s has no serious violations when signed out", async (path) => {

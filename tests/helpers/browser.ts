@@ -40,12 +40,14 @@ export async function openBrowser(
  * and — when a test fails — what each page showed and the server's last log lines (a timeout alone explains
  * nothing). Call at the top of a test file; read `suite.server` / `suite.context` inside tests.
  */
-export function browserSuite(options: { permissions?: string[]; bypassCSP?: boolean } = {}) {
+export function browserSuite(
+  options: { permissions?: string[]; bypassCSP?: boolean; env?: Record<string, string> } = {},
+) {
   const suite = {} as { server: TestServer; context: BrowserContext; close(): Promise<void> };
   beforeAll(async () => {
     // Fail, never skip: a missing browser is a broken test machine, and .ci/run installs it.
     if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium`);
-    suite.server = await startServer();
+    suite.server = await startServer(options.env);
     const browser = await openBrowser({ bypassCSP: options.bypassCSP });
     suite.context = browser.context;
     suite.close = browser.close;

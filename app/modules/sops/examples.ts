@@ -10,7 +10,7 @@ export interface ExampleValues {
 
 export function curlExample({ url, secret }: ExampleValues): string {
   return `SOP_SECRET='${secret}'
-BODY='{"input":{"email":"ada@example.com"}}'
+BODY='{"input":{"email":"ada@example.com","name":"Ada"}}'
 TS=$(date +%s)
 SIG=$(printf '%s.%s' "$TS" "$BODY" | openssl dgst -sha256 -hmac "$SOP_SECRET" | sed 's/^.* //')
 curl -sS -X POST '${url}' \\
@@ -24,7 +24,7 @@ export function nodeExample({ url, secret }: ExampleValues): string {
   return `import { createHmac } from "node:crypto";
 
 const secret = process.env.SOP_SECRET ?? "${secret}";
-const body = JSON.stringify({ input: { email: "ada@example.com" } });
+const body = JSON.stringify({ input: { email: "ada@example.com", name: "Ada" } });
 const timestamp = Math.floor(Date.now() / 1000).toString();
 const signature = "sha256=" + createHmac("sha256", secret).update(\`\${timestamp}.\${body}\`).digest("hex");
 
