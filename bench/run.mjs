@@ -6,6 +6,7 @@
  * baselines are measured in the same run, so each result can be read as a ratio (see bench/README.md).
  */
 import { spawn, spawnSync } from "node:child_process";
+import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -18,7 +19,8 @@ import { ROOT, buildIsCurrent } from "../scripts/build-state.mjs";
 const REMIX_BASELINE = { name: "bare Remix resource route", path: "/api/health/live" };
 
 /**
- * The Atrium endpoints to measure (GET), after the baseline. One line per endpoint; `headers` is optional, either
+ * The Atrium endpoints to measure, after the baseline (GET unless `method` says otherwise; `signed` makes each request
+ * a freshly signed SOP trigger). One line per endpoint; `headers` is optional, either
  * an object or an async function of the running server ({ baseUrl, databaseUrl }), for a token that must be
  * obtained at run time.
  */
@@ -30,7 +32,59 @@ const TARGETS = [
     path: "/api/auth/me",
     headers: async (server) => ({ authorization: `Bearer ${benchKey(server)}` }),
   },
+  {
+    name: "SOP trigger (verify + replay check + enqueue)",
+    path: "/api/sops/bench-sop/trigger",
+    method: "POST",
+    // Each request signs a different body: a repeated signature would (rightly) be refused as a replay.
+    signed: async (server) => signer(await benchTriggerSecret(server)),
+  },
 ];
+
+/** A SOP with no steps and its trigger, made through the console as an operator would; returns the secret. */
+async function benchTriggerSecret({ baseUrl }) {
+  let cookie = "";
+  const post = async (path, fields) => {
+    const response = await fetch(baseUrl + path, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { origin: baseUrl, "sec-fetch-site": "same-origin", cookie },
+      redirect: "manual",
+    });
+    const set = response.headers.getSetCookie().map((c) => c.split(";")[0]);
+    if (set.length) cookie = set.join("; ");
+    return response;
+  };
+  await post("/login", { email: "demo@atrium.test", password: "atrium-demo-password" });
+  const picker = await (await fetch(`${baseUrl}/`, { headers: { cookie } })).text();
+  const workspaceId = /name="workspaceId" value="([^"]+)"/.exec(picker)?.[1];
+  if (!workspaceId) throw new Error("the demo operator has no workspace to open");
+  await post("/?index", { intent: "select", workspaceId });
+  const created = await post("/settings/sops?index", { name: "Bench", slug: "bench-sop", description: "" });
+  const id = /\/settings\/sops\/([0-9A-Z]{26})/.exec(created.headers.get("location") ?? "")?.[1];
+  if (!id) throw new Error(`could not create the bench SOP: ${created.status} ${await created.text()}`);
+  const page = await (await post(`/settings/sops/${id}`, { intent: "create-trigger" })).text();
+  const secret = /data-testid="trigger-secret">([^<]+)</.exec(page)?.[1];
+  if (!secret) throw new Error("no trigger secret on the SOP page");
+  return secret;
+}
+
+function signer(secret) {
+  let n = 0;
+  return () => {
+    const body = JSON.stringify({ input: { n: n++, at: Date.now() } });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
+    return {
+      body,
+      headers: {
+        "content-type": "application/json",
+        "x-sop-timestamp": String(timestamp),
+        "x-sop-signature": `sha256=${signature}`,
+      },
+    };
+  };
+}
 
 /**
  * An API key of the demo operator with limits far above what the load can reach, so the limiter counts every
@@ -203,17 +257,24 @@ async function startAtrium() {
 // Measuring.
 
 /** One request before the load, so a broken endpoint fails with its status and body, not just a count. */
-async function preflight(url, headers) {
-  const response = await fetch(url, { headers, redirect: "manual" });
+async function preflight(url, headers, sign) {
+  const signed = sign?.();
+  const response = await fetch(url, {
+    method: signed ? "POST" : "GET",
+    headers: signed ? signed.headers : headers,
+    body: signed?.body,
+    redirect: "manual",
+  });
   const body = await response.text();
   if (response.status < 200 || response.status > 299) {
-    throw new Error(`GET ${url} answered ${response.status} before the load:\n${body.slice(0, 500)}`);
+    throw new Error(`${url} answered ${response.status} before the load:\n${body.slice(0, 500)}`);
   }
 }
 
-async function load(url, headers, duration, connections) {
+async function load(url, headers, duration, connections, sign) {
   if (interrupted) throw new Error("interrupted");
-  currentLoad = autocannon({ url, method: "GET", headers, duration, connections });
+  const requests = sign ? [{ method: "POST", setupRequest: (request) => ({ ...request, ...sign() }) }] : undefined;
+  currentLoad = autocannon({ url, method: "GET", headers, duration, connections, requests });
   let result;
   try {
     result = await currentLoad;
@@ -230,14 +291,15 @@ async function measure(target, server, options) {
   const { baseUrl, child } = server;
   const url = baseUrl + target.path;
   const headers = typeof target.headers === "function" ? await target.headers(server) : target.headers;
-  process.stdout.write(`${target.name} (GET ${target.path}): `);
-  await preflight(url, headers);
+  const sign = target.signed ? await target.signed(server) : undefined;
+  process.stdout.write(`${target.name} (${target.method ?? "GET"} ${target.path}): `);
+  await preflight(url, headers, sign);
   if (options.warmup > 0) {
     process.stdout.write("warm-up… ");
-    await load(url, headers, options.warmup, options.connections);
+    await load(url, headers, options.warmup, options.connections, sign);
   }
   process.stdout.write("measuring… ");
-  const result = await load(url, headers, options.duration, options.connections);
+  const result = await load(url, headers, options.duration, options.connections, sign);
   console.log(`${Math.round(result.requests.mean)} req/s`);
 
   const problems = [];
@@ -330,7 +392,7 @@ function resultsDocument(table, options) {
 - Date: ${new Date().toISOString()}
 - Machine: ${machine}
 - CPU busy just before the run: ${options.busyBefore.toFixed(0)} % (other work on the machine skews every number)
-- Load: autocannon, ${load}, GET only
+- Load: autocannon, ${load}; GET except the SOP trigger, which POSTs a freshly signed body each time
 
 ${table}
 

@@ -690,7 +690,9 @@ export default function Sop() {
         {` · ${sop.enabled ? "Enabled" : "Disabled"}`}
         {sop.description ? ` · ${sop.description}` : ""}
       </p>
-      {created ? <FormMessage message="SOP created. Add its steps, then create a trigger." tone="success" /> : null}
+      {created && !result ? (
+        <FormMessage message="SOP created. Add its steps, then create a trigger." tone="success" />
+      ) : null}
       {result?.issued ? <NewSecret issued={result.issued} triggerUrl={triggerUrl} /> : null}
       {result && !result.ok && !["edit"].includes(result.intent ?? "") && !result.fieldErrors?.confirm ? (
         <FormMessage message={result.message} />

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTestClock } from "~/lib/clock.server";
 import { triggerBinding } from "~/modules/sops/sops.server";
 import { Client, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
+import { freshDatabase } from "../helpers/database";
 import { startServer, type TestServer } from "../helpers/server";
 import {
   consoleTrigger,
@@ -157,6 +158,41 @@ describe("a SOP made in the console and triggered with a signed request", () => 
     expect(done.status).toBe("succeeded");
     expect(done.steps).toHaveLength(1);
     expect(done.steps[0]).toMatchObject({ status: "stopped", output: { passed: false } });
+  });
+
+  it("evaluates hostile input as plain data: no prototype reached, no crash", async () => {
+    const { client } = await operator();
+    const { id, secret } = await sopWithTrigger(client, [
+      {
+        type: "set",
+        assignments:
+          "ctor = input.constructor\nproto = input.__proto__\nfn = input.toString\ndeep = length(input.deep)",
+      },
+      { type: "create_contact_event", email: "hostile@example.com", event: "probe", note: "{{input}}" },
+    ]);
+    const nest = (levels: number) => "[".repeat(levels) + "0" + "]".repeat(levels);
+    const deep = nest(60);
+    const body = `{"input":{"__proto__":{"polluted":1},"constructor":{"constructor":"x"},"deep":${deep}}}`;
+    const response = await fetch(`${server.url}/api/sops/${id}/trigger`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...sign(secret, body) },
+      body,
+    });
+    expect(response.status, JSON.stringify(server.logs.filter((l) => l.level === 50).slice(-1))).toBe(202);
+    const done = await waitForRun(client, ((await response.json()) as { statusUrl: string }).statusUrl);
+    expect(done.status, JSON.stringify(done.error)).toBe("succeeded");
+    expect(done.steps[0]!.output).toEqual({ ctor: null, proto: null, fn: null, deep: 1 });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+
+    // Nesting beyond 64 levels is refused up front rather than stored and evaluated.
+    const tooDeep = `{"input":{"deep":${nest(5000)}}}`;
+    const refused = await fetch(`${server.url}/api/sops/${id}/trigger`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...sign(secret, tooDeep) },
+      body: tooDeep,
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ message: "The input is nested too deeply: at most 64 levels" });
   });
 
   it("finds the SOP by slug as by id", async () => {
@@ -579,6 +615,48 @@ describe("runs", () => {
     } finally {
       await counting.close();
       await second.atrium.close();
+    }
+  });
+});
+
+describe("housekeeping", () => {
+  it("purges expired replay records and old finished jobs when a runner starts, and keeps the rest", async () => {
+    const database = await freshDatabase();
+    try {
+      const first = await startServer({ JOBS_CONCURRENCY: "0" }, database);
+      const old = new Date(Date.now() - 8 * 86_400_000).toISOString();
+      const future = new Date(Date.now() + 60_000).toISOString();
+      await first.db
+        .insertInto("sop_signature_replays")
+        .values([
+          { signature_hash: "expired", expires_at: old },
+          { signature_hash: "current", expires_at: future },
+        ])
+        .execute();
+      const job = { workspace_id: null, kind: "sop.run", payload: "{}", run_at: old, attempts: 1, max_attempts: 6 };
+      await first.db
+        .insertInto("jobs")
+        .values([
+          { ...job, id: "old-done", status: "done", created_at: old, updated_at: old },
+          { ...job, id: "old-failed", status: "failed", created_at: old, updated_at: old },
+        ])
+        .execute();
+      await first.atrium.close();
+
+      const second = await startServer({ ...FAST_JOBS }, database);
+      try {
+        const remaining = async () =>
+          (await second.db.selectFrom("sop_signature_replays").select("signature_hash").execute()).map(
+            (r) => r.signature_hash,
+          );
+        await expect.poll(remaining).toEqual(["current"]);
+        const jobs = (await second.db.selectFrom("jobs").select("id").execute()).map((j) => j.id);
+        expect(jobs).toEqual(["old-failed"]);
+      } finally {
+        await second.atrium.close();
+      }
+    } finally {
+      await database.drop();
     }
   });
 });

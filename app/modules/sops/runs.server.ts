@@ -25,14 +25,20 @@ export const COMPLETION_JOB = "sop.completion";
 /** The first attempt and 5 retries. */
 export const MAX_ATTEMPTS = 6;
 
+/**
+ * The run and its job, in one transaction with `first` (the trigger's replay record): a signature is used up
+ * exactly when its run exists, so a request that failed on our side can be retried with the same signature.
+ */
 export async function queueRun(
   db: Db,
   sop: { id: string; workspace_id: string; steps: string },
   triggerId: string | null,
   input: Record<string, unknown>,
+  first?: (trx: Db) => Promise<void>,
 ): Promise<string> {
   const runId = newId();
   await db.transaction().execute(async (trx) => {
+    await first?.(trx);
     await trx
       .insertInto("sop_runs")
       .values({
@@ -103,7 +109,6 @@ export function runHandler(deps: RunDeps): JobHandler {
       return out;
     };
 
-    let stopped = false;
     for (let index = results.filter((r) => r.status === "succeeded").length; index < steps.length; index++) {
       if (control.interrupted) throw new JobInterrupted();
       const step = steps[index]!;
@@ -133,23 +138,22 @@ export function runHandler(deps: RunDeps): JobHandler {
           finishedAt: isoNow(),
         };
         await save({ steps: JSON.stringify(results), vars: JSON.stringify(vars) });
-        if (outcome.stop) {
-          stopped = true;
-          break;
-        }
+        if (outcome.stop) break;
       } catch (error) {
         if (error instanceof JobInterrupted) throw error;
-        const retryable = error instanceof StepError ? error.retryable : false;
-        const message = error instanceof Error ? error.message : String(error);
-        if (!(error instanceof StepError))
-          deps.logger.error({ err: error, run: runId, step: index }, "SOP step crashed");
+        // Step errors and the shared services' retryable errors (mail) are the step's own outcome; anything
+        // else is a bug, logged, and shown to the operator without internals.
+        const known = error instanceof StepError || error instanceof RetryableError;
+        const retryable = known && error.retryable;
+        const message = known ? error.message : "The step failed unexpectedly; it has been logged.";
+        if (!known) deps.logger.error({ err: error, run: runId, step: index }, "SOP step crashed");
         results[index] = {
           index,
           type: step.type,
           name,
           status: "failed",
           output: null,
-          error: error instanceof StepError ? message : "The step failed unexpectedly; it has been logged.",
+          error: message,
           attempt: job.attempts,
           startedAt: began,
           finishedAt: isoNow(),
@@ -164,7 +168,6 @@ export function runHandler(deps: RunDeps): JobHandler {
         return;
       }
     }
-    void stopped;
     await finishRun(db, job, runId, {
       status: "succeeded",
       steps: JSON.stringify(results),

@@ -19,6 +19,23 @@ import { findSopForTrigger, triggerBinding } from "./sops.server";
 
 export const TriggerBody = z.object({ input: z.record(z.string(), z.unknown()) }).strict();
 
+/** Input nested deeper than this is refused: it could not be stored or evaluated without deep recursion. */
+export const MAX_INPUT_DEPTH = 64;
+
+/** Iterative, so hostile nesting cannot exhaust the stack while it is being measured. */
+function depthOf(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 /** Failures on one trigger within a minute that make a warning in the log. */
 const BURST = 10;
 
@@ -97,19 +114,6 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
   const failure = verifySignature(secret, headers, body, nowSeconds, env.SOP_TRIGGER_MAX_AGE_SECONDS);
   if (failure) return refuse(failure);
 
-  // A signature is accepted once. The row outlives the window in which the timestamp would pass anyway.
-  const signatureHash = createHash("sha256").update(`${sop.trigger_id}:${headers.signature!.trim()}`).digest("hex");
-  const expiresAt = new Date((Number(headers.timestamp) + env.SOP_TRIGGER_MAX_AGE_SECONDS + 1) * 1000).toISOString();
-  try {
-    await db
-      .insertInto("sop_signature_replays")
-      .values({ signature_hash: signatureHash, expires_at: expiresAt })
-      .execute();
-  } catch (error) {
-    if (isUniqueViolation(error)) return refuse("replay");
-    throw error;
-  }
-
   if (sop.enabled !== 1) {
     throw new HttpError(409, "This SOP is disabled: enable it in the console to accept triggers");
   }
@@ -122,11 +126,31 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
   } catch {
     throw badRequest("The request body is not valid JSON");
   }
+  if (depthOf(parsed, MAX_INPUT_DEPTH + 1) > MAX_INPUT_DEPTH + 1) {
+    throw badRequest(`The input is nested too deeply: at most ${MAX_INPUT_DEPTH} levels`, [
+      { field: "input", message: `At most ${MAX_INPUT_DEPTH} levels of nesting` },
+    ]);
+  }
   const valid = TriggerBody.safeParse(parsed);
   if (!valid.success) throw badRequest('The body must be { "input": { … } }', issuesOf(valid.error));
 
-  const runId = await queueRun(db, sop, sop.trigger_id, valid.data.input);
-  await db.updateTable("sop_triggers").set({ last_used_at: isoNow() }).where("id", "=", sop.trigger_id).execute();
+  // A signature is accepted once: its record commits with the run, so the first of two racing copies wins and
+  // the other is a replay. The row outlives the window in which the timestamp would pass anyway.
+  const signatureHash = createHash("sha256").update(`${sop.trigger_id}:${headers.signature!.trim()}`).digest("hex");
+  const expiresAt = new Date((Number(headers.timestamp) + env.SOP_TRIGGER_MAX_AGE_SECONDS + 1) * 1000).toISOString();
+  let runId: string;
+  try {
+    runId = await queueRun(db, sop, sop.trigger_id, valid.data.input, async (trx) => {
+      await trx
+        .insertInto("sop_signature_replays")
+        .values({ signature_hash: signatureHash, expires_at: expiresAt })
+        .execute();
+      await trx.updateTable("sop_triggers").set({ last_used_at: isoNow() }).where("id", "=", sop.trigger_id!).execute();
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return refuse("replay");
+    throw error;
+  }
   jobRunner.wake();
   return { runId, sopId: sop.id, status: "queued", statusUrl: `/api/sops/${sop.id}/runs/${runId}` };
 }

@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { Db } from "~db/client";
 import { contactEventsOf } from "~/modules/contacts/contact-events.server";
 import type { Mailer } from "~/modules/mail/mail.server";
-import { OutboundError, checkUrl, outboundRequest, type OutboundPolicy } from "~/modules/outbound/outbound-http.server";
+import { OutboundError, outboundRequest, type OutboundPolicy } from "~/modules/outbound/outbound-http.server";
 import {
   ExpressionError,
   checkTemplate,
@@ -352,4 +352,4 @@ export async function runStep(step: { type: string; [field: string]: unknown }, 
   }
 }
 
-export { checkUrl, IDENTIFIER };
+export { IDENTIFIER };
