@@ -466,6 +466,19 @@ describe("rotation", () => {
     const stranger = await operator();
     expect((await rotate(stranger.client)).status).toBe(404);
     expect((await stranger.client.get(`/settings/sops/${sop.id}`)).status).toBe(404);
+    // Untouchable too: the stranger's console actions on it find nothing, and its lists show none of it.
+    expect((await stranger.client.post(`/settings/sops/${sop.id}`, { intent: "disable" })).status).toBe(404);
+    expect(
+      (await stranger.client.post(`/settings/sops/${sop.id}`, { intent: "delete", confirm: sop.slug })).status,
+    ).toBe(404);
+    expect(await (await stranger.client.get("/settings/sops")).text()).not.toContain(sop.slug);
+    expect(await (await stranger.client.get("/settings/outbox")).text()).toContain("No e-mail yet");
+    const still = await server.db
+      .selectFrom("sops")
+      .select("enabled")
+      .where("id", "=", sop.id)
+      .executeTakeFirstOrThrow();
+    expect(still.enabled).toBe(1);
     const { statusUrl } = (await (await trigger(server.url, sop.id, sop.secret, { name: "x" })).json()) as {
       statusUrl: string;
     };
