@@ -115,7 +115,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       errorBody,
       createLoadContext: (request: RequestScope) => ({ services, request }),
       close: async () => {
-        await jobRunner.stop();
+        await jobRunner.stop(env.SHUTDOWN_TIMEOUT_MS);
         await handle.close();
       },
     };

@@ -11,7 +11,7 @@ const PAGE_SIZE = 20;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { workspace } = await requireWorkspace(request, context);
-  const page = Math.max(1, Number(new URL(request.url).searchParams.get("page")) || 1);
+  const page = Math.min(10_000, Math.max(1, Math.floor(Number(new URL(request.url).searchParams.get("page"))) || 1));
   const mail = mailOf(context.services.db, workspace.id);
   const [messages, total] = await Promise.all([
     mail.list({ size: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),

@@ -45,14 +45,15 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const sops = sopsOf(context.services.db, workspace.id, context.services.secrets);
   const sop = await findSop(sops, params.sopId!);
   const url = new URL(request.url);
-  const page = Math.max(1, Number(url.searchParams.get("page")) || 1);
+  const page = Math.min(10_000, Math.max(1, Math.floor(Number(url.searchParams.get("page"))) || 1));
   const canEdit = roleAtLeast(role, "admin");
   const [trigger, failures, runs, deliveries, callbackSecret] = await Promise.all([
     sops.trigger(sop.id),
     sops.failures(sop.id),
     sops.runs(sop.id, { size: RUNS_PER_PAGE, offset: (page - 1) * RUNS_PER_PAGE }),
     sops.deliveries(sop.id),
-    canEdit ? sops.callbackSecret(sop.id) : Promise.resolve(null),
+    // A secret sealed under another app key does not open: the page says so instead of failing.
+    canEdit ? sops.callbackSecret(sop.id).catch(() => "unreadable" as const) : Promise.resolve(null),
   ]);
   const at = Date.now();
   return {
@@ -135,7 +136,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       case "save": {
         const draft = draftOf(values);
         try {
-          const { fields, steps } = parseSopForm(values);
+          const { fields, steps } = parseSopForm(values, { requireHttps: context.services.env.production });
           await sops.update(sop.id, fields, steps);
         } catch (error) {
           if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
@@ -266,7 +267,9 @@ function StepFields({
           defaultValue={step.name ?? ""}
           disabled={disabled}
           aria-invalid={error("name") ? true : undefined}
-          aria-describedby={`${id("name")}-hint`}
+          aria-describedby={[`${id("name")}-hint`, error("name") ? `${id("name")}-error` : ""]
+            .filter(Boolean)
+            .join(" ")}
         />
         <p className="hint" id={`${id("name")}-hint`}>
           {`Later steps read its output as steps.${step.name || `step${index + 1}`}`}
@@ -280,7 +283,10 @@ function StepFields({
           defaultValue: step[field.name] ?? field.options?.[0] ?? "",
           disabled,
           "aria-invalid": error(field.name) ? true : undefined,
-          "aria-describedby": field.hint ? `${id(field.name)}-hint` : undefined,
+          "aria-describedby":
+            [field.hint ? `${id(field.name)}-hint` : "", error(field.name) ? `${id(field.name)}-error` : ""]
+              .filter(Boolean)
+              .join(" ") || undefined,
         };
         return (
           <div className="field" key={field.name}>
@@ -353,6 +359,12 @@ function Definition() {
     <section className="panel" aria-labelledby="definition">
       <h2 id="definition">Definition</h2>
       <Form method="post" key={formKey}>
+        {canEdit ? (
+          // First in the form, so Enter in any field saves rather than pressing "Remove step 1".
+          <button type="submit" name="intent" value="save" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+            Save SOP
+          </button>
+        ) : null}
         {field("name", "Name")}
         {field("slug", "Slug", "Changing it changes the trigger URL.")}
         {field("description", "Description")}
@@ -601,7 +613,12 @@ function Notices() {
         <code>sop.run.failed</code>
         {", signed in the Standard Webhooks format (webhook-id, webhook-timestamp, webhook-signature)."}
       </p>
-      {callbackSecret ? (
+      {callbackSecret === "unreadable" ? (
+        <p className="field-error">
+          The signing secret cannot be read with this server&apos;s app key (APP_KEY or its key file changed). Restore
+          the key, or clear the callback URL, save, and set it again to get a new secret.
+        </p>
+      ) : callbackSecret ? (
         <details>
           <summary>Show the signing secret</summary>
           <p className="key-line">

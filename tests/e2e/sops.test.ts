@@ -49,6 +49,11 @@ describe("SOPs in Chromium", () => {
     await page.getByLabel("Message", { exact: true }).fill("Thanks for signing up.");
     await page.getByRole("button", { name: "Save SOP" }).click();
     await page.getByText("Saved.").waitFor();
+    // Enter in a field saves (it must not press the first "Remove step" button).
+    await page.getByLabel("Description").fill("Greets new customers");
+    await page.getByLabel("Description").press("Enter");
+    await page.getByText("· Greets new customers").waitFor();
+    expect(await page.getByText("Step 2: Send e-mail").count()).toBe(1);
 
     await page.getByRole("button", { name: "Create trigger" }).click();
     const secret = (await page.getByTestId("trigger-secret").textContent()) ?? "";

@@ -19,6 +19,7 @@ let smtp: SMTPServer;
 let server: TestServer;
 const delivered: Delivered[] = [];
 let refuseNext = 0;
+let refuseCode = 451;
 
 beforeAll(async () => {
   smtp = new SMTPServer({
@@ -28,7 +29,9 @@ beforeAll(async () => {
     onRcptTo(address, _session, callback) {
       if (refuseNext > 0) {
         refuseNext -= 1;
-        const error = Object.assign(new Error("Try again later"), { responseCode: 451 });
+        const error = Object.assign(new Error(refuseCode >= 500 ? "No such mailbox" : "Try again later"), {
+          responseCode: refuseCode,
+        });
         return callback(error);
       }
       callback();
@@ -92,5 +95,23 @@ describe("e-mail over SMTP", () => {
     const outbox = await (await client.get("/settings/outbox")).text();
     expect(outbox).toContain("E-mail sent through the configured mail server.");
     expect(outbox).toContain("to bo@example.com · Welcome Bo (sent)");
+  });
+
+  it("fails the step at once when the mail server refuses for good (5xx)", async () => {
+    const { client } = await signUp(server.url);
+    await createWorkspace(client, "Refused", "refused-ws");
+    const id = await createSop(client, {
+      name: "Bounce",
+      slug: "bounce-mail",
+      steps: [{ type: "send_email", to: "nobody@example.com", subject: "Hi", body: "Hi" }],
+    });
+    const secret = await consoleTrigger(client, id);
+    refuseNext = 1;
+    refuseCode = 550;
+    const { statusUrl } = (await (await trigger(server.url, id, secret, {})).json()) as { statusUrl: string };
+    const run = await waitForRun(client, statusUrl);
+    expect(run.status).toBe("failed");
+    expect(run.attempts).toBe(1);
+    expect(run.steps[0]!.error).toContain("No such mailbox");
   });
 });

@@ -674,7 +674,58 @@ describe("housekeeping", () => {
   });
 });
 
+describe("a run whose runners keep dying", () => {
+  it("is failed, not retried for ever, once its job has been claimed more often than it has attempts", async () => {
+    const database = await freshDatabase();
+    try {
+      // A web-only node takes the trigger; then the rows are left as six crashed runners would leave them.
+      const web = await startServer({ ...FAST_JOBS, JOBS_CONCURRENCY: "0" }, database);
+      const { client } = await signUp(web.url);
+      await createWorkspace(client, "Dying", slug("dying"));
+      const id = await createSop(client, {
+        name: "Dying",
+        slug: slug("dying-sop"),
+        steps: [{ type: "http_request", method: "GET", url: `${target.url}/never` }],
+      });
+      const secret = await consoleTrigger(client, id);
+      const { runId, statusUrl } = (await (await trigger(web.url, id, secret, {})).json()) as Record<string, string>;
+      const past = new Date(Date.now() - 60_000).toISOString();
+      await web.db.updateTable("sop_runs").set({ status: "running" }).where("id", "=", runId!).execute();
+      await web.db
+        .updateTable("jobs")
+        .set({ status: "running", attempts: 6, locked_by: "dead-runner", locked_until: past })
+        .where("kind", "=", "sop.run")
+        .execute();
+      const before = target.received.length;
+      await web.atrium.close();
+
+      const worker = await startServer({ ...FAST_JOBS }, database);
+      try {
+        const again = new Client(worker.url);
+        again.setCookie("atrium_session", client.cookie("atrium_session")!);
+        const done = await waitForRun(again, statusUrl!);
+        expect(done.status).toBe("failed");
+        expect(done.error).toBe("The run was abandoned: its runner stopped responding 6 times");
+        expect(target.received.length).toBe(before);
+      } finally {
+        await worker.atrium.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
 describe("the console's step editor", () => {
+  it("answers any ?page= with a page, not an error", async () => {
+    const { client } = await operator();
+    const sop = await sopWithTrigger(client);
+    for (const page of ["1e400", "-3", "abc", "99999999999999999999"]) {
+      expect((await client.get(`/settings/sops/${sop.id}?page=${page}`)).status, page).toBe(200);
+      expect((await client.get(`/settings/outbox?page=${page}`)).status, page).toBe(200);
+    }
+  });
+
   it("names each invalid field, keeps what was typed, and stores nothing", async () => {
     const { client } = await operator();
     const id = await createSop(client, { name: "Editor", slug: slug("editor") });

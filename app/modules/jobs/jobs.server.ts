@@ -29,7 +29,7 @@ export class RetryableError extends Error {
   readonly retryable = true;
 }
 
-/** Thrown by a handler that saw `control.interrupted`: the job is handed back, not counted as failed. */
+/** Thrown by a handler that saw `control.stopping` or `control.leaseLost`: the job is not counted as failed. */
 export class JobInterrupted extends Error {
   constructor() {
     super("interrupted");
@@ -40,10 +40,19 @@ export interface JobControl {
   /** This is the job's last allowed attempt: a failure now is final. */
   readonly lastAttempt: boolean;
   /**
-   * True when the runner is stopping or another runner may have taken the job over: the handler stops at the
-   * next safe point, writes nothing more, and throws `JobInterrupted`.
+   * The job was claimed again after its runners died more often than it has attempts: give up without doing
+   * its work (record the failure and return).
    */
-  readonly interrupted: boolean;
+  readonly exhausted: boolean;
+  /** The runner is stopping: save what is done, start nothing new, throw `JobInterrupted`. */
+  readonly stopping: boolean;
+  /** Another runner may have taken the job over: write nothing more, throw `JobInterrupted`. */
+  readonly leaseLost: boolean;
+  /**
+   * Inside the transaction that records the job's outcome: renews the lease and answers whether this runner
+   * still holds it, so an outcome is written only by the job's owner.
+   */
+  fence(trx: Db): Promise<boolean>;
 }
 
 export type JobHandler = (job: Job, control: JobControl) => Promise<void>;
@@ -97,8 +106,11 @@ export interface JobRunner {
   start(): void;
   /** Look for work now (a job was just queued in this process). */
   wake(): void;
-  /** Stops claiming, waits for the jobs in hand (their leases keep them safe if we are killed instead). */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming and waits up to `deadlineMs` for the jobs in hand to reach a safe point; whatever is still
+   * running then is left to its lease, which another runner takes over once it expires.
+   */
+  stop(deadlineMs?: number): Promise<void>;
 }
 
 export function createJobRunner(options: RunnerOptions): JobRunner {
@@ -117,9 +129,17 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
   const mine = (id: string) => db.updateTable("jobs").where("id", "=", id).where("locked_by", "=", workerId);
 
   async function extendLeases() {
-    for (const id of inHand.keys()) {
-      const result = await mine(id).set({ locked_until: leaseUntil() }).executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) lost.add(id);
+    for (const id of [...inHand.keys()]) {
+      let held = false;
+      try {
+        const result = await mine(id).set({ locked_until: leaseUntil() }).executeTakeFirst();
+        held = Number(result.numUpdatedRows) > 0;
+      } catch (error) {
+        // Unable to renew: the lease may run out under us, so behave as if it had.
+        logger.error({ err: error, job: id }, "could not extend a job lease");
+      }
+      // A job that finished meanwhile is no longer ours to mark.
+      if (!held && inHand.has(id)) lost.add(id);
     }
   }
 
@@ -152,8 +172,23 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     const handler = handlers[job.kind]!;
     const control: JobControl = {
       lastAttempt: job.attempts >= job.max_attempts,
-      get interrupted() {
-        return !running || lost.has(job.id);
+      exhausted: job.attempts > job.max_attempts,
+      get stopping() {
+        return !running;
+      },
+      get leaseLost() {
+        return lost.has(job.id);
+      },
+      async fence(trx) {
+        const result = await trx
+          .updateTable("jobs")
+          .set({ locked_until: leaseUntil() })
+          .where("id", "=", job.id)
+          .where("locked_by", "=", workerId)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) > 0) return true;
+        lost.add(job.id);
+        return false;
       },
     };
     let failure: unknown;
@@ -194,6 +229,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     const at = now().toISOString();
     const jobs = await claimDueJobs(db, dialect, { workerId, now: at, leaseUntil: leaseUntil(), limit: free, kinds });
     for (const job of jobs) {
+      lost.delete(job.id);
       const done = execute(job).finally(() => {
         inHand.delete(job.id);
         lost.delete(job.id);
@@ -245,13 +281,19 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     wake() {
       wakeUp?.();
     },
-    async stop() {
+    async stop(deadlineMs = 10_000) {
       if (!running) return;
       running = false;
       wakeUp?.();
       await loop;
-      await Promise.allSettled(inHand.values());
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, deadlineMs);
+      });
+      await Promise.race([Promise.allSettled(inHand.values()), deadline]);
+      clearTimeout(timer);
       clearInterval(heartbeat);
+      if (inHand.size) logger.warn({ jobs: [...inHand.keys()] }, "stopped with jobs in hand: their leases will expire");
     },
   };
 }

@@ -33,21 +33,39 @@ export interface Mailer {
   send(mail: OutgoingMail): Promise<SentMail>;
 }
 
-export function createMailer(db: Db, env: Pick<Env, "SMTP_URL" | "MAIL_FROM">, logger: Logger): Mailer {
-  const smtp: Transporter | null = env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : null;
+export function createMailer(
+  db: Db,
+  env: Pick<Env, "SMTP_URL" | "MAIL_FROM" | "OUTBOUND_TIMEOUT_MS">,
+  logger: Logger,
+): Mailer {
+  // Bounded like every outbound call, so a silent mail server cannot hold a job (or a shutdown) for minutes.
+  const timeout = env.OUTBOUND_TIMEOUT_MS;
+  const smtp: Transporter | null = env.SMTP_URL
+    ? nodemailer.createTransport({
+        url: env.SMTP_URL,
+        connectionTimeout: timeout,
+        greetingTimeout: timeout,
+        socketTimeout: timeout,
+      })
+    : null;
   const transport = smtp ? "smtp" : "outbox";
 
   async function deliver(id: string, mail: OutgoingMail) {
     if (!smtp) return;
     try {
       await smtp.sendMail({ from: env.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
-      await db.updateTable("mail_messages").set({ status: "sent", error: null }).where("id", "=", id).execute();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await db.updateTable("mail_messages").set({ status: "failed", error: message }).where("id", "=", id).execute();
       logger.warn({ mail: id, err: message }, "SMTP delivery failed");
-      throw new RetryableError(`The mail server refused the message: ${message}`);
+      // A 5xx reply is final (no such mailbox, refused); 4xx, timeouts and network errors may pass later.
+      const code = (error as { responseCode?: unknown }).responseCode;
+      const permanent = typeof code === "number" && code >= 500;
+      const text = `The mail server refused the message: ${message}`;
+      throw permanent ? Object.assign(new Error(text), { permanent: true }) : new RetryableError(text);
     }
+    // Outside the try: once the server accepted it, a failure to record that must not send it again.
+    await db.updateTable("mail_messages").set({ status: "sent", error: null }).where("id", "=", id).execute();
   }
 
   return {
@@ -58,6 +76,9 @@ export function createMailer(db: Db, env: Pick<Env, "SMTP_URL" | "MAIL_FROM">, l
           .selectFrom("mail_messages")
           .select(["id", "status"])
           .where("idempotency_key", "=", mail.idempotencyKey)
+          .where((eb) =>
+            mail.workspaceId === null ? eb("workspace_id", "is", null) : eb("workspace_id", "=", mail.workspaceId),
+          )
           .executeTakeFirst();
         if (previous && previous.status !== "failed") return { id: previous.id, transport, duplicate: true };
         if (previous) {
@@ -83,8 +104,15 @@ export function createMailer(db: Db, env: Pick<Env, "SMTP_URL" | "MAIL_FROM">, l
           })
           .execute();
       } catch (error) {
-        // Two attempts raced on the same key: the other one sends.
-        if (isUniqueViolation(error)) return { id, transport, duplicate: true };
+        // Two attempts raced on the same key: the other one sends; answer with its message.
+        if (isUniqueViolation(error) && mail.idempotencyKey) {
+          const winner = await db
+            .selectFrom("mail_messages")
+            .select("id")
+            .where("idempotency_key", "=", mail.idempotencyKey)
+            .executeTakeFirstOrThrow();
+          return { id: winner.id, transport, duplicate: true };
+        }
         throw error;
       }
       await deliver(id, mail);

@@ -11,11 +11,18 @@ import type { Db } from "~db/client";
 import type { SopRunsTable } from "~db/schema";
 import { isoNow, now } from "~/lib/clock.server";
 import { newId } from "~/lib/ids.server";
-import { JobInterrupted, RetryableError, enqueueJob, type Job, type JobHandler } from "~/modules/jobs/jobs.server";
+import {
+  JobInterrupted,
+  RetryableError,
+  enqueueJob,
+  type Job,
+  type JobControl,
+  type JobHandler,
+} from "~/modules/jobs/jobs.server";
 import { OutboundError, outboundRequest } from "~/modules/outbound/outbound-http.server";
 import type { SecretBox } from "~/modules/secrets/secret-box.server";
 import { webhookHeaders } from "~/modules/webhooks/standard-webhooks.server";
-import type { JsonValue, Scope } from "./expressions";
+import type { JsonValue } from "./expressions";
 import { callbackBinding, runView } from "./sops.server";
 import { StepError, runStep, type StepServices } from "./steps/registry.server";
 import type { StepResult, StoredStep } from "./steps/types";
@@ -92,99 +99,132 @@ export function runHandler(deps: RunDeps): JobHandler {
     const row = await loadRun(db, job, runId);
     // Deleted with its SOP, or already finished by a runner whose lease we inherited just too late.
     if (!row || row.status === "succeeded" || row.status === "failed") return;
-
-    const workspaceId = row.workspace_id;
-    const steps = JSON.parse(row.definition) as StoredStep[];
-    const results = JSON.parse(row.steps) as StepResult[];
-    const vars = JSON.parse(row.vars) as Record<string, JsonValue>;
-    const input = JSON.parse(row.input) as JsonValue;
-    const startedAt = row.started_at ?? isoNow();
-    const save = (patch: Partial<SopRunsTable>) =>
-      db.updateTable("sop_runs").set(patch).where("id", "=", runId).where("workspace_id", "=", workspaceId).execute();
-    await save({ status: "running", started_at: startedAt, attempts: job.attempts, error: null });
-
-    const namedOutputs = () => {
-      const out: Record<string, JsonValue> = {};
-      for (const r of results) out[r.name] = r.output as JsonValue;
-      return out;
-    };
-
-    for (let index = results.filter((r) => r.status === "succeeded").length; index < steps.length; index++) {
-      if (control.interrupted) throw new JobInterrupted();
-      const step = steps[index]!;
-      const name = step.name ?? `step${index + 1}`;
-      const scope: Scope = { input, vars, steps: namedOutputs() };
-      const began = isoNow();
-      try {
-        const outcome = await runStep(step, {
-          workspaceId,
-          runId,
-          index,
-          idempotencyKey: `${runId}.${index}`,
-          scope,
-          services: deps,
-        });
-        if (control.interrupted) throw new JobInterrupted();
-        Object.assign(vars, outcome.vars ?? {});
-        results[index] = {
-          index,
-          type: step.type,
-          name,
-          status: outcome.stop ? "stopped" : "succeeded",
-          output: outcome.output,
-          error: null,
-          attempt: job.attempts,
-          startedAt: began,
-          finishedAt: isoNow(),
-        };
-        await save({ steps: JSON.stringify(results), vars: JSON.stringify(vars) });
-        if (outcome.stop) break;
-      } catch (error) {
-        if (error instanceof JobInterrupted) throw error;
-        // Step errors and the shared services' retryable errors (mail) are the step's own outcome; anything
-        // else is a bug, logged, and shown to the operator without internals.
-        const known = error instanceof StepError || error instanceof RetryableError;
-        const retryable = known && error.retryable;
-        const message = known ? error.message : "The step failed unexpectedly; it has been logged.";
-        if (!known) deps.logger.error({ err: error, run: runId, step: index }, "SOP step crashed");
-        results[index] = {
-          index,
-          type: step.type,
-          name,
-          status: "failed",
-          output: null,
-          error: message,
-          attempt: job.attempts,
-          startedAt: began,
-          finishedAt: isoNow(),
-        };
-        const willRetry = retryable && !control.lastAttempt;
-        const summary = `Step ${index + 1} (${name}) failed${willRetry ? `; retrying (attempt ${job.attempts} of ${job.max_attempts})` : ""}: ${results[index]!.error}`;
-        if (willRetry) {
-          await save({ status: "queued", steps: JSON.stringify(results), error: summary });
-          throw new RetryableError(summary);
-        }
-        await finishRun(db, job, runId, { status: "failed", steps: JSON.stringify(results), error: summary });
-        return;
-      }
+    if (control.exhausted) {
+      // Its runners kept dying in it (a crash or an out-of-memory step): stop trying.
+      await finishRun(db, job, control, runId, {
+        status: "failed",
+        error: `The run was abandoned: its runner stopped responding ${job.max_attempts} times`,
+      });
+      return;
     }
-    await finishRun(db, job, runId, {
-      status: "succeeded",
-      steps: JSON.stringify(results),
-      vars: JSON.stringify(vars),
-    });
+    try {
+      await executeRun(deps, job, control, row);
+    } catch (error) {
+      if (error instanceof JobInterrupted || error instanceof RetryableError) throw error;
+      // Not a step's failure (a database error, say): try the run again, resuming where it stopped; on the
+      // last attempt, record the failure rather than leave the run pending for ever.
+      deps.logger.error({ err: error, run: runId }, "SOP run could not proceed");
+      const message = "The run could not proceed because of an error on our side; it has been logged.";
+      if (!control.lastAttempt) throw new RetryableError(message);
+      await finishRun(db, job, control, runId, { status: "failed", error: message }).catch(() => undefined);
+    }
   };
 }
 
+async function executeRun(deps: RunDeps, job: Job, control: JobControl, row: SopRunsTable) {
+  const { db } = deps;
+  const runId = row.id;
+  const workspaceId = row.workspace_id;
+  const steps = JSON.parse(row.definition) as StoredStep[];
+  const results = JSON.parse(row.steps) as StepResult[];
+  const vars = JSON.parse(row.vars) as Record<string, JsonValue>;
+  const input = JSON.parse(row.input) as JsonValue;
+  const save = async (patch: Partial<SopRunsTable>) => {
+    if (control.leaseLost) throw new JobInterrupted();
+    await db
+      .updateTable("sop_runs")
+      .set(patch)
+      .where("id", "=", runId)
+      .where("workspace_id", "=", workspaceId)
+      .execute();
+  };
+  await save({ status: "running", started_at: row.started_at ?? isoNow(), attempts: job.attempts, error: null });
+
+  const namedOutputs = () => {
+    const out: Record<string, JsonValue> = {};
+    for (const r of results) out[r.name] = r.output as JsonValue;
+    return out;
+  };
+
+  for (let index = results.filter((r) => r.status === "succeeded").length; index < steps.length; index++) {
+    // A safe point: nothing of this step has happened yet.
+    if (control.stopping || control.leaseLost) throw new JobInterrupted();
+    const step = steps[index]!;
+    const name = step.name ?? `step${index + 1}`;
+    const began = isoNow();
+    let outcome: Awaited<ReturnType<typeof runStep>>;
+    try {
+      outcome = await runStep(step, {
+        workspaceId,
+        runId,
+        index,
+        idempotencyKey: `${runId}.${index}`,
+        scope: { input, vars, steps: namedOutputs() },
+        services: deps,
+      });
+    } catch (error) {
+      // Step errors and the shared services' retryable errors (mail) are the step's own outcome; anything
+      // else is a bug, logged, and shown to the operator without internals.
+      const known = error instanceof StepError || error instanceof RetryableError;
+      const message = known ? error.message : "The step failed unexpectedly; it has been logged.";
+      if (!known) deps.logger.error({ err: error, run: runId, step: index }, "SOP step crashed");
+      results[index] = {
+        index,
+        type: step.type,
+        name,
+        status: "failed",
+        output: null,
+        error: message,
+        attempt: job.attempts,
+        startedAt: began,
+        finishedAt: isoNow(),
+      };
+      const willRetry = known && error.retryable && !control.lastAttempt;
+      const summary = `Step ${index + 1} (${name}) failed${willRetry ? `; retrying (attempt ${job.attempts} of ${job.max_attempts})` : ""}: ${message}`;
+      if (willRetry) {
+        await save({ status: "queued", steps: JSON.stringify(results), error: summary });
+        throw new RetryableError(summary);
+      }
+      await finishRun(db, job, control, runId, { status: "failed", steps: JSON.stringify(results), error: summary });
+      return;
+    }
+    // Saved even while stopping (the step's effect has happened); only a lost lease skips it.
+    Object.assign(vars, outcome.vars ?? {});
+    results[index] = {
+      index,
+      type: step.type,
+      name,
+      status: outcome.stop ? "stopped" : "succeeded",
+      output: outcome.output,
+      error: null,
+      attempt: job.attempts,
+      startedAt: began,
+      finishedAt: isoNow(),
+    };
+    await save({ steps: JSON.stringify(results), vars: JSON.stringify(vars) });
+    if (outcome.stop) break;
+  }
+  await finishRun(db, job, control, runId, {
+    status: "succeeded",
+    steps: JSON.stringify(results),
+    vars: JSON.stringify(vars),
+  });
+}
+
 /** Ends the run and, when the SOP has a callback URL, queues its completion notice in the same transaction. */
-async function finishRun(db: Db, job: Job, runId: string, patch: Partial<SopRunsTable>) {
+async function finishRun(db: Db, job: Job, control: JobControl, runId: string, patch: Partial<SopRunsTable>) {
   await db.transaction().execute(async (trx) => {
-    await trx
+    // Only the job's owner records the outcome, and only once: a runner that lost its lease, or a second
+    // finisher, changes nothing and queues no second notice.
+    if (!(await control.fence(trx))) throw new JobInterrupted();
+    const ended = await trx
       .updateTable("sop_runs")
       .set({ ...patch, finished_at: isoNow() })
       .where("id", "=", runId)
       .where("workspace_id", "=", job.workspace_id!)
-      .execute();
+      .where("status", "not in", ["succeeded", "failed"])
+      .executeTakeFirst();
+    if (Number(ended.numUpdatedRows) === 0) return;
     const run = await trx
       .selectFrom("sop_runs")
       .innerJoin("sops", "sops.id", "sop_runs.sop_id")
@@ -195,7 +235,8 @@ async function finishRun(db: Db, job: Job, runId: string, patch: Partial<SopRuns
       .executeTakeFirst();
     if (!run?.callback_url) return;
     const view = runView(run);
-    const deliveryId = `msg_${newId()}`;
+    // One notice per run, with an id derived from it: receivers deduplicate on webhook-id.
+    const deliveryId = `msg_${run.id}`;
     const type = `sop.run.${view.status}`;
     const body = JSON.stringify({
       type,
@@ -267,11 +308,21 @@ export function completionHandler(deps: RunDeps): JobHandler {
         .where("id", "=", deliveryId)
         .where("workspace_id", "=", delivery.workspace_id)
         .execute();
+    if (control.exhausted) {
+      await record({ status: "failed", last_error: "Abandoned: its runner stopped responding too often" });
+      return;
+    }
     if (!delivery.callback_secret_enc) {
       await record({ status: "failed", last_error: "The SOP has no callback secret" });
       return;
     }
-    const secret = box.open(delivery.callback_secret_enc, callbackBinding(delivery.sop_id));
+    let secret: string;
+    try {
+      secret = box.open(delivery.callback_secret_enc, callbackBinding(delivery.sop_id));
+    } catch {
+      await record({ status: "failed", last_error: "The signing secret cannot be read: the app key has changed" });
+      return;
+    }
     const headers = {
       "Content-Type": "application/json",
       ...webhookHeaders(secret, deliveryId, Math.floor(now().getTime() / 1000), delivery.payload),
@@ -283,7 +334,7 @@ export function completionHandler(deps: RunDeps): JobHandler {
       );
       await record({ status: "delivered", response_status: response.status, last_error: null, delivered_at: isoNow() });
     } catch (error) {
-      if (control.interrupted) throw new JobInterrupted();
+      if (control.leaseLost) throw new JobInterrupted();
       const outbound = error instanceof OutboundError ? error : null;
       const message = error instanceof Error ? error.message : String(error);
       const retry = (outbound?.retryable ?? false) && !control.lastAttempt;

@@ -16,25 +16,31 @@ export type SignatureFailure =
   | "in_future";
 
 /** What the caller is told (the API message) and what the console records (the reason). */
-export const FAILURE_MESSAGES: Record<SignatureFailure | "replay" | "no_trigger", { message: string; reason: string }> =
-  {
-    missing_timestamp: { message: "Missing X-SOP-Timestamp header", reason: "No X-SOP-Timestamp header" },
-    malformed_timestamp: {
-      message: "X-SOP-Timestamp must be a Unix time in seconds",
-      reason: "X-SOP-Timestamp is not Unix seconds",
-    },
-    missing_signature: { message: "Missing X-SOP-Signature header", reason: "No X-SOP-Signature header" },
-    // The spec lists a timestamp in milliseconds among the invalid signatures: it was not signed as specified.
-    milliseconds: { message: "Invalid signature", reason: "Timestamp in milliseconds, not seconds" },
-    invalid_signature: { message: "Invalid signature", reason: "Signature does not match" },
-    too_old: { message: "Timestamp too old", reason: "Timestamp older than the maximum age" },
-    in_future: { message: "Timestamp is in the future", reason: "Timestamp further in the future than allowed" },
-    replay: { message: "Signature already used (replay)", reason: "Replay of a signature already accepted" },
-    no_trigger: {
-      message: "This SOP has no trigger: create one in the console",
-      reason: "Signed request while the SOP has no trigger",
-    },
-  };
+export const FAILURE_MESSAGES: Record<
+  SignatureFailure | "replay" | "no_trigger" | "unreadable_secret",
+  { message: string; reason: string }
+> = {
+  missing_timestamp: { message: "Missing X-SOP-Timestamp header", reason: "No X-SOP-Timestamp header" },
+  malformed_timestamp: {
+    message: "X-SOP-Timestamp must be a Unix time in seconds",
+    reason: "X-SOP-Timestamp is not Unix seconds",
+  },
+  missing_signature: { message: "Missing X-SOP-Signature header", reason: "No X-SOP-Signature header" },
+  // The spec lists a timestamp in milliseconds among the invalid signatures: it was not signed as specified.
+  milliseconds: { message: "Invalid signature", reason: "Timestamp in milliseconds, not seconds" },
+  invalid_signature: { message: "Invalid signature", reason: "Signature does not match" },
+  too_old: { message: "Timestamp too old", reason: "Timestamp older than the maximum age" },
+  in_future: { message: "Timestamp is in the future", reason: "Timestamp further in the future than allowed" },
+  replay: { message: "Signature already used (replay)", reason: "Replay of a signature already accepted" },
+  unreadable_secret: {
+    message: "This trigger's secret cannot be read on this server: rotate it in the console",
+    reason: "The trigger's sealed secret does not open with this server's app key",
+  },
+  no_trigger: {
+    message: "This SOP has no trigger: create one in the console",
+    reason: "Signed request while the SOP has no trigger",
+  },
+};
 
 const SIGNATURE = /^sha256=([0-9a-f]{64})$/;
 const TIMESTAMP = /^\d{1,16}$/;

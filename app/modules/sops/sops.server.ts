@@ -13,6 +13,7 @@ import { HttpError, badRequest, conflict, issuesOf, notFound, type FieldIssue } 
 import { newId, newSecret } from "~/lib/ids.server";
 import type { SecretBox } from "~/modules/secrets/secret-box.server";
 import { SLUG_PATTERN } from "~/modules/tenancy/slug";
+import { checkUrl } from "~/modules/outbound/outbound-http.server";
 import { generateWebhookSecret } from "~/modules/webhooks/standard-webhooks.server";
 import { IDENTIFIER, stepDefinition } from "./steps/registry.server";
 import type { StepResult, StoredStep } from "./steps/types";
@@ -72,6 +73,8 @@ export function validateSteps(steps: StoredStep[]): StoredStep[] {
     if (step.name !== undefined) {
       if (!IDENTIFIER.test(step.name)) {
         issues.push({ field: `step.${i}.name`, message: "Use letters, digits and _ (not starting with a digit)" });
+      } else if (/^step\d+$/.test(step.name) && step.name !== `step${i + 1}`) {
+        issues.push({ field: `step.${i}.name`, message: "Names like step2 belong to unnamed steps: choose another" });
       } else if (names.has(step.name)) {
         issues.push({ field: `step.${i}.name`, message: "Another step has this name" });
       }
@@ -93,10 +96,21 @@ export function validateSteps(steps: StoredStep[]): StoredStep[] {
 }
 
 /** The editor's whole form: fields and steps validated together, so every mistake is shown at once. */
-export function parseSopForm(values: FormValues): { fields: SopFieldsInput; steps: StoredStep[] } {
+export function parseSopForm(
+  values: FormValues,
+  policy: { requireHttps: boolean },
+): { fields: SopFieldsInput; steps: StoredStep[] } {
   const issues: FieldIssue[] = [];
   const fields = SopFields.safeParse(values);
   if (!fields.success) issues.push(...issuesOf(fields.error));
+  if (fields.success && fields.data.callbackUrl) {
+    // The outbound module's own rules (scheme, https in production, no credentials), said at save time.
+    try {
+      checkUrl(fields.data.callbackUrl, policy);
+    } catch (error) {
+      issues.push({ field: "callbackUrl", message: error instanceof Error ? error.message : String(error) });
+    }
+  }
   let steps: StoredStep[] = [];
   try {
     steps = validateSteps(stepsFromForm(values));
@@ -246,10 +260,10 @@ export function sopsOf(db: Db, workspaceId: string, box: SecretBox) {
     async update(id: string, fields: SopFieldsInput, steps: StoredStep[]): Promise<SopView> {
       const current = await require(id);
       const clean = validateSteps(steps);
-      const secret =
-        fields.callbackUrl && !current.callback_secret_enc
-          ? box.seal(generateWebhookSecret(), callbackBinding(id))
-          : current.callback_secret_enc;
+      // Clearing the callback URL drops its secret; setting one again makes a new secret.
+      const secret = !fields.callbackUrl
+        ? null
+        : (current.callback_secret_enc ?? box.seal(generateWebhookSecret(), callbackBinding(id)));
       try {
         await db
           .updateTable("sops")

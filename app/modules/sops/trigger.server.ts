@@ -14,7 +14,7 @@ import { isoNow, now } from "~/lib/clock.server";
 import { HttpError, badRequest, issuesOf, notFound, readBodyBytes, tooManyRequests } from "~/lib/http.server";
 import { newId } from "~/lib/ids.server";
 import { queueRun } from "./runs.server";
-import { FAILURE_MESSAGES, checkHeaders, verifySignature, type SignatureFailure } from "./signature.server";
+import { FAILURE_MESSAGES, checkHeaders, verifySignature } from "./signature.server";
 import { findSopForTrigger, triggerBinding } from "./sops.server";
 
 export const TriggerBody = z.object({ input: z.record(z.string(), z.unknown()) }).strict();
@@ -58,9 +58,13 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
   if (blockedFor > 0) throw tooManyRequests(blockedFor);
 
   const sop = await findSopForTrigger(db, ref);
-  if (!sop) throw notFound("No SOP with this id or slug");
+  if (!sop) {
+    // Counted like a bad signature: slugs are deployment-wide, so guessing them is throttled too.
+    await authFailures.record(ip);
+    throw notFound("No SOP with this id or slug");
+  }
 
-  const refuse = async (failure: SignatureFailure | "replay" | "no_trigger"): Promise<never> => {
+  const refuse = async (failure: keyof typeof FAILURE_MESSAGES): Promise<never> => {
     const { message, reason } = FAILURE_MESSAGES[failure];
     const at = isoNow();
     await db
@@ -85,6 +89,7 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
       const recent = await db
         .selectFrom("sop_verification_failures")
         .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("sop_id", "=", sop.id)
         .where("trigger_id", "=", sop.trigger_id)
         .where("created_at", ">=", since)
         .executeTakeFirstOrThrow();
@@ -109,7 +114,13 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
 
   // The exact bytes received: the signature covers them as sent, whitespace included.
   const body = await readBodyBytes(request, env.MAX_BODY_BYTES);
-  const secret = secrets.open(sop.secret_enc, triggerBinding(sop.trigger_id));
+  let secret: string;
+  try {
+    secret = secrets.open(sop.secret_enc, triggerBinding(sop.trigger_id));
+  } catch (error) {
+    logger.error({ err: error, sop: sop.id }, "a trigger secret does not open: is APP_KEY the one it was sealed with?");
+    return refuse("unreadable_secret");
+  }
   const nowSeconds = Math.floor(now().getTime() / 1000);
   const failure = verifySignature(secret, headers, body, nowSeconds, env.SOP_TRIGGER_MAX_AGE_SECONDS);
   if (failure) return refuse(failure);
@@ -137,7 +148,9 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
   // A signature is accepted once: its record commits with the run, so the first of two racing copies wins and
   // the other is a replay. The row outlives the window in which the timestamp would pass anyway.
   const signatureHash = createHash("sha256").update(`${sop.trigger_id}:${headers.signature!.trim()}`).digest("hex");
-  const expiresAt = new Date((Number(headers.timestamp) + env.SOP_TRIGGER_MAX_AGE_SECONDS + 1) * 1000).toISOString();
+  // Twice the window: nodes whose clocks disagree by up to a window still see the record while they would
+  // accept the timestamp.
+  const expiresAt = new Date((Number(headers.timestamp) + 2 * env.SOP_TRIGGER_MAX_AGE_SECONDS) * 1000).toISOString();
   let runId: string;
   try {
     runId = await queueRun(db, sop, sop.trigger_id, valid.data.input, async (trx) => {

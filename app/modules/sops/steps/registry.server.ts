@@ -92,7 +92,10 @@ const expression = (label: string) =>
       }
     });
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
+/** Names of steps and values: JSON-safe identifiers, never a name that reaches an object's prototype. */
+const IDENTIFIER_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
+const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
+const IDENTIFIER = { test: (name: string) => IDENTIFIER_PATTERN.test(name) && !RESERVED_NAMES.has(name) };
 
 /** `name = expression` per line, for `set`. */
 function parseAssignments(text: string): { name: string; expression: string }[] {
@@ -221,13 +224,19 @@ const sendEmail: StepDefinition<z.output<typeof SendEmail>> = {
   schema: SendEmail,
   async run(config, { scope, idempotencyKey, workspaceId, services }) {
     const to = requireEmail(render(config.to, scope).trim(), "To");
-    const sent = await services.mailer.send({
-      workspaceId,
-      to,
-      subject: render(config.subject, scope).slice(0, 300),
-      text: render(config.body, scope),
-      idempotencyKey,
-    });
+    const sent = await services.mailer
+      .send({
+        workspaceId,
+        to,
+        subject: render(config.subject, scope).slice(0, 300),
+        text: render(config.body, scope),
+        idempotencyKey,
+      })
+      .catch((error: unknown) => {
+        // The mail server's final refusal (5xx) is the step's failure; temporary ones are retried by the job.
+        if ((error as { permanent?: unknown }).permanent) throw new StepError((error as Error).message);
+        throw error;
+      });
     return { output: { messageId: sent.id, transport: sent.transport, to } };
   },
 };
