@@ -15,6 +15,7 @@ import { createApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
 import { createBearerFailures } from "~/modules/auth/bearer-failures.server";
 import { createJobRunner } from "~/modules/jobs/jobs.server";
 import { createMailer } from "~/modules/mail/mail.server";
+import { createOAuthThrottle } from "~/modules/oauth/throttle.server";
 import { purgeExpired } from "~/modules/jobs/maintenance.server";
 import { COMPLETION_JOB, RUN_JOB, completionHandler, runHandler } from "~/modules/sops/runs.server";
 import { createSecretBox, loadAppKey } from "~/modules/secrets/secret-box.server";
@@ -92,6 +93,8 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       logger,
       authThrottle: createAuthThrottle(handle, env),
       apiRateLimit: createApiRateLimit(handle.db),
+      oauthRateLimit: createApiRateLimit(handle.db, "oauth_rate_windows"),
+      oauthThrottle: createOAuthThrottle(handle, env),
       authFailures: createBearerFailures(handle, env.API_AUTH_FAILURES_PER_MINUTE),
       devServer: options.devServer ?? false,
       secrets,

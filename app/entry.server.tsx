@@ -28,11 +28,18 @@ const COMMON_CSP = [
   "img-src 'self' data:",
 ];
 
-function contentSecurityPolicy(interactive: boolean, nonce: string, development: boolean): string {
-  if (!interactive)
-    return [...COMMON_CSP, "script-src 'none'", "style-src 'self'", "frame-ancestors 'self'"].join("; ");
+function contentSecurityPolicy(
+  interactive: boolean,
+  nonce: string,
+  development: boolean,
+  formActionSources: string[] = [],
+): string {
+  const common = formActionSources.length
+    ? COMMON_CSP.map((d) => (d === "form-action 'self'" ? `form-action 'self' ${formActionSources.join(" ")}` : d))
+    : COMMON_CSP;
+  if (!interactive) return [...common, "script-src 'none'", "style-src 'self'", "frame-ancestors 'self'"].join("; ");
   return [
-    ...COMMON_CSP,
+    ...common,
     `script-src 'self' 'nonce-${nonce}'`,
     // Vite's dev server injects styles and talks to its HMR socket; production needs neither.
     development ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
@@ -64,7 +71,7 @@ export default function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set(
     "Content-Security-Policy",
-    contentSecurityPolicy(interactive, nonce, loadContext.services.devServer),
+    contentSecurityPolicy(interactive, nonce, loadContext.services.devServer, loadContext.request.formActionSources),
   );
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
 

@@ -10,6 +10,7 @@ import type { ApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
 import type { Env } from "~/lib/env.server";
 import type { JobRunner } from "~/modules/jobs/jobs.server";
 import type { Mailer } from "~/modules/mail/mail.server";
+import type { OAuthThrottle } from "~/modules/oauth/throttle.server";
 import type { OutboundPolicy } from "~/modules/outbound/outbound-http.server";
 import type { SecretBox } from "~/modules/secrets/secret-box.server";
 
@@ -35,6 +36,11 @@ export interface RequestScope {
   nonce: string;
   /** The browser marked this request as coming from another site (Origin / Sec-Fetch-Site). */
   crossSite: boolean;
+  /**
+   * Origins this document's forms may lead to besides our own (CSP form-action also governs the redirect
+   * after a post): the OAuth consent page adds the app's redirect URI.
+   */
+  formActionSources?: string[];
   log: RequestLog;
   logger: Logger;
 }
@@ -48,6 +54,9 @@ export interface AppServices {
   authThrottle: AuthThrottle;
   /** Per-key limits of the token API. */
   apiRateLimit: ApiRateLimit;
+  /** The same limits per OAuth grant (client and user), for access tokens. */
+  oauthRateLimit: ApiRateLimit;
+  oauthThrottle: OAuthThrottle;
   /** Failed bearer authentications per client address (API_AUTH_FAILURES_PER_MINUTE). */
   authFailures: BearerFailures;
   /** Served through Vite's dev server (npm run dev): documents allow its injected styles and HMR socket. */

@@ -68,6 +68,13 @@ export const EnvSchema = z.object({
     .refine((v) => /^smtps?:\/\//.test(v), "must start with smtp:// or smtps://")
     .optional(),
   MAIL_FROM: z.string().default("Atrium <no-reply@atrium.localhost>"),
+  AUTH_URL: z
+    .string()
+    .url("must be an absolute URL such as https://auth.example.com")
+    .refine((v) => !/[?#]/.test(v), "must not have a query or fragment")
+    .optional(),
+  OAUTH_TOKEN_REQUESTS_PER_MINUTE: int(60, 1),
+  OAUTH_AUTHORIZE_REQUESTS_PER_MINUTE: int(60, 1),
 });
 
 export type Env = z.output<typeof EnvSchema> & { production: boolean; cookieSecure: boolean };

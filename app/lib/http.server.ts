@@ -86,7 +86,9 @@ export function errorResponse(thrown: unknown, context?: AppLoadContext): Respon
   if (error.extra.retryAfter !== undefined) body.retryAfter = error.extra.retryAfter;
 
   const headers = new Headers({ "Cache-Control": "no-store" });
-  if (error.statusCode === 401) headers.set("WWW-Authenticate", error.extra.challenge ?? "Bearer");
+  if (error.statusCode === 401 || error.extra.challenge) {
+    headers.set("WWW-Authenticate", error.extra.challenge ?? "Bearer");
+  }
   if (error.extra.retryAfter !== undefined) headers.set("Retry-After", String(error.extra.retryAfter));
   if (error.extra.allow) headers.set("Allow", error.extra.allow.join(", "));
   return Response.json(body, { status: error.statusCode, headers });

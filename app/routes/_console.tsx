@@ -28,6 +28,8 @@ export default function ConsoleLayout() {
             Workspaces
           </NavLink>
           <NavLink to="/settings/api-keys">API keys</NavLink>
+          <NavLink to="/settings/integrations/oauth-apps">OAuth apps</NavLink>
+          <NavLink to="/settings/integrations/connected-apps">Connected apps</NavLink>
           {selected ? (
             <>
               <NavLink to="/get-started">Get started</NavLink>

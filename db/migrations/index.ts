@@ -4,6 +4,7 @@ import * as m0002 from "./0002-rate-limit-counters";
 import * as m0003 from "./0003-api-keys";
 import * as m0004 from "./0004-api-rate-windows";
 import * as m0005 from "./0005-sops";
+import * as m0006 from "./0006-oauth";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "0003-api-keys": m0003,
   "0004-api-rate-windows": m0004,
   "0005-sops": m0005,
+  "0006-oauth": m0006,
 };

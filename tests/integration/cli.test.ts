@@ -28,7 +28,8 @@ describe("npm run db:migrate and db:seed", () => {
   it("migrates, then seeds the demo only into an empty database", async () => {
     expect(await run("migrate")).toMatchObject({
       code: 0,
-      stdout: "Applied 0001-foundation, 0002-rate-limit-counters, 0003-api-keys, 0004-api-rate-windows, 0005-sops.\n",
+      stdout:
+        "Applied 0001-foundation, 0002-rate-limit-counters, 0003-api-keys, 0004-api-rate-windows, 0005-sops, 0006-oauth.\n",
     });
     expect(await run("migrate")).toMatchObject({ code: 0, stdout: "The database is up to date.\n" });
     const seeded = await run("seed");

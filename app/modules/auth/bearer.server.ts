@@ -8,15 +8,22 @@ import type { AppLoadContext } from "@remix-run/node";
 import { sql } from "kysely";
 import type { ApiKeysTable, Tier, UserStatus, UsersTable } from "~db/schema";
 import { isoNow, now } from "~/lib/clock.server";
-import { forbidden, setResponseHeaders, tooManyRequests, unauthorized } from "~/lib/http.server";
+import { HttpError, forbidden, setResponseHeaders, tooManyRequests, unauthorized } from "~/lib/http.server";
 import { hashKey, isWellFormedKey, looksLikeKey } from "~/modules/api-keys/format.server";
 import { statusOf } from "~/modules/api-keys/api-keys.server";
+import { oauthAccessTokenVerifier } from "~/modules/oauth/access-tokens.server";
 import { rateLimitsOf, type RateLimits } from "~/modules/plans/tiers";
 import type { RateLimitState } from "~/modules/rate-limit/api-rate-limit.server";
 
 export interface Integrator {
   user: { id: string; email: string; tier: Tier; status: UserStatus; created_at: string };
-  credential: { kind: "api_key"; id: string; workspaceId: string | null; lastUsedAt: string | null };
+  /**
+   * An API key (all of its user's powers, possibly in one workspace), or an OAuth grant's access token (only
+   * its scopes; `id` is the grant's, which its rate limit counts against).
+   */
+  credential:
+    | { kind: "api_key"; id: string; workspaceId: string | null; lastUsedAt: string | null }
+    | { kind: "oauth"; id: string; workspaceId: null; lastUsedAt: string | null; scopes: string[] };
   limits: RateLimits;
 }
 
@@ -56,7 +63,8 @@ export const apiKeyVerifier: BearerVerifier = {
   },
 };
 
-const VERIFIERS: readonly BearerVerifier[] = [apiKeyVerifier];
+// The first that recognises a token verifies it: OAuth's `atr_at_` before the keys' wider `atr_`.
+const VERIFIERS: readonly BearerVerifier[] = [oauthAccessTokenVerifier, apiKeyVerifier];
 
 function bearerToken(request: Request): string | null {
   // The scheme name is case-insensitive (RFC 9110 §11.1).
@@ -66,7 +74,7 @@ function bearerToken(request: Request): string | null {
 
 /** The integrator calling a token API route, within its rate limit; otherwise the spec's 401/403/429. */
 export async function requireIntegrator(request: Request, context: AppLoadContext): Promise<Integrator> {
-  const { authFailures, apiRateLimit } = context.services;
+  const { authFailures } = context.services;
   const log = context.request.log;
   log.callerType = "integrator";
 
@@ -82,7 +90,8 @@ export async function requireIntegrator(request: Request, context: AppLoadContex
     throw unauthorized();
   }
 
-  const { id, lastUsedAt } = integrator.credential;
+  const { id, lastUsedAt, kind } = integrator.credential;
+  const limiter = kind === "oauth" ? context.services.oauthRateLimit : context.services.apiRateLimit;
   const rateLimitHeaders = (state: RateLimitState) =>
     setResponseHeaders(context, {
       "X-RateLimit-Limit": String(state.limit),
@@ -91,14 +100,26 @@ export async function requireIntegrator(request: Request, context: AppLoadContex
     });
   // A suspended account is refused before anything is counted, so its answer stays 403 whatever its usage.
   if (integrator.user.status !== "active") {
-    rateLimitHeaders((await apiRateLimit.peek([id], integrator.limits)).get(id)!);
+    rateLimitHeaders((await limiter.peek([id], integrator.limits)).get(id)!);
     throw forbidden();
   }
-  const state = await apiRateLimit.consume(id, integrator.limits);
+  const state = await limiter.consume(id, integrator.limits);
   rateLimitHeaders(state);
   if (state.retryAfter !== undefined) throw tooManyRequests(state.retryAfter);
   if (!lastUsedAt || now().getTime() - Date.parse(lastUsedAt) > LAST_USED_PRECISION_MS) {
-    await context.services.db.updateTable("api_keys").set({ last_used_at: isoNow() }).where("id", "=", id).execute();
+    const table = kind === "oauth" ? "oauth_grants" : "api_keys";
+    await context.services.db.updateTable(table).set({ last_used_at: isoNow() }).where("id", "=", id).execute();
   }
   return integrator;
+}
+
+/**
+ * The scope a token-API route needs from an OAuth access token (API keys carry all of their user's powers):
+ * 403 with `insufficient_scope` (RFC 6750 §3.1) in the challenge and the spec's error body.
+ */
+export function requireScope(integrator: Integrator, scope: string): void {
+  if (integrator.credential.kind !== "oauth" || integrator.credential.scopes.includes(scope)) return;
+  throw new HttpError(403, `This access token lacks the ${scope} scope`, {
+    challenge: `Bearer error="insufficient_scope", scope="${scope}"`,
+  });
 }

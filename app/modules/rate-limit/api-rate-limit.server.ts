@@ -50,23 +50,31 @@ function hourly(limits: RateLimits, row: Pick<Windows, "hour_start" | "hour_coun
   };
 }
 
-export function createApiRateLimit(db: Db): ApiRateLimit {
+/**
+ * `table`: the API keys' windows, or those of OAuth grants (one row per key or grant; the same columns). The
+ * table name is one of these two constants, never input.
+ */
+export function createApiRateLimit(
+  db: Db,
+  table: "api_rate_windows" | "oauth_rate_windows" = "api_rate_windows",
+): ApiRateLimit {
+  const t = sql.table(table);
   return {
     async consume(keyId, limits) {
       const at = Date.now();
       const hourCut = at - HOUR_MS;
       const burstCut = at - BURST_MS;
       // Counts as they stand for this request: a window that has run out counts as empty.
-      const hourUsed = sql`(case when api_rate_windows.hour_start <= ${hourCut} then 0 else api_rate_windows.hour_count end)`;
-      const burstUsed = sql`(case when api_rate_windows.burst_start <= ${burstCut} then 0 else api_rate_windows.burst_count end)`;
+      const hourUsed = sql`(case when ${t}.hour_start <= ${hourCut} then 0 else ${t}.hour_count end)`;
+      const burstUsed = sql`(case when ${t}.burst_start <= ${burstCut} then 0 else ${t}.burst_count end)`;
       const admit = sql`(case when ${hourUsed} < ${limits.perHour} and ${burstUsed} < ${limits.burst} then 1 else 0 end)`;
       // In an UPSERT's SET, column references read the row as it was before this statement on both dialects.
       const { rows } = await sql<Windows>`
-        insert into api_rate_windows (key_id, hour_start, hour_count, burst_start, burst_count, admitted)
+        insert into ${t} (key_id, hour_start, hour_count, burst_start, burst_count, admitted)
         values (${keyId}, ${at}, 1, ${at}, 1, 1)
         on conflict (key_id) do update set
-          hour_start = case when api_rate_windows.hour_start <= ${hourCut} then ${at} else api_rate_windows.hour_start end,
-          burst_start = case when api_rate_windows.burst_start <= ${burstCut} then ${at} else api_rate_windows.burst_start end,
+          hour_start = case when ${t}.hour_start <= ${hourCut} then ${at} else ${t}.hour_start end,
+          burst_start = case when ${t}.burst_start <= ${burstCut} then ${at} else ${t}.burst_start end,
           hour_count = ${hourUsed} + ${admit},
           burst_count = ${burstUsed} + ${admit},
           admitted = ${admit}
@@ -87,7 +95,7 @@ export function createApiRateLimit(db: Db): ApiRateLimit {
     async peek(keyIds, limits) {
       const rows = keyIds.length
         ? await db
-            .selectFrom("api_rate_windows")
+            .selectFrom(table)
             .select(["key_id", "hour_start", "hour_count"])
             .where("key_id", "in", keyIds)
             .execute()

@@ -1,0 +1,47 @@
+/** The apps a user has authorized (live grants), and "Revoke access": every token of the grant stops at once. */
+import type { Db } from "~db/client";
+import { notFound } from "~/lib/http.server";
+import { parseScopes } from "./scopes";
+import { revokeGrant } from "./tokens.server";
+
+export function connectedAppsOf(db: Db, userId: string) {
+  return {
+    list: async () =>
+      (
+        await db
+          .selectFrom("oauth_grants")
+          .innerJoin("oauth_clients", "oauth_clients.id", "oauth_grants.client_id")
+          .select([
+            "oauth_grants.id",
+            "oauth_grants.scopes",
+            "oauth_grants.created_at",
+            "oauth_grants.last_used_at",
+            "oauth_clients.name",
+            "oauth_clients.id as client_id",
+          ])
+          .where("oauth_grants.user_id", "=", userId)
+          .where("oauth_grants.revoked_at", "is", null)
+          .orderBy("oauth_grants.created_at", "desc")
+          .execute()
+      ).map((g) => ({
+        grantId: g.id,
+        app: g.name,
+        clientId: g.client_id,
+        scopes: parseScopes(g.scopes),
+        authorizedAt: g.created_at,
+        lastUsedAt: g.last_used_at,
+      })),
+
+    async revoke(grantId: string): Promise<void> {
+      const grant = await db
+        .selectFrom("oauth_grants")
+        .select("id")
+        .where("id", "=", grantId)
+        .where("user_id", "=", userId)
+        .where("revoked_at", "is", null)
+        .executeTakeFirst();
+      if (!grant) throw notFound("No such connected app");
+      await revokeGrant(db, grant.id);
+    },
+  };
+}

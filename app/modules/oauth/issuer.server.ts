@@ -1,0 +1,28 @@
+/** The issuer (`{auth_url}`): AUTH_URL when the provider has its own host name, else this server's origin. */
+import type { AppLoadContext } from "@remix-run/node";
+
+export function issuerOf(request: Request, context: AppLoadContext): string {
+  const configured = context.services.env.AUTH_URL;
+  return configured ? configured.replace(/\/+$/, "") : new URL(request.url).origin;
+}
+
+/** RFC 8414 metadata; `issuer` is byte-for-byte what clients compare with. */
+export function metadataOf(issuer: string) {
+  const methods = ["client_secret_basic", "client_secret_post", "none"];
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    introspection_endpoint: `${issuer}/oauth/introspect`,
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: methods,
+    revocation_endpoint_auth_methods_supported: methods,
+    introspection_endpoint_auth_methods_supported: methods,
+    scopes_supported: ["read_profile", "read_data"],
+    authorization_response_iss_parameter_supported: true,
+  };
+}

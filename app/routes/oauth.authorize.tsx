@@ -1,0 +1,144 @@
+// GET /oauth/authorize — the authorization endpoint (spec: OAuth 2.0): validates the request, signs the user in
+// (returning here), and asks for consent once per app and scope set. POST: the user's Approve or Deny.
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import type { AppLoadContext } from "@remix-run/node";
+import { readBodyBytes } from "~/lib/http.server";
+import {
+  AuthorizePageError,
+  AuthorizeRedirectError,
+  approve,
+  redirectWith,
+  rememberedConsent,
+  validateAuthorizationRequest,
+} from "~/modules/oauth/authorization.server";
+import { issuerOf } from "~/modules/oauth/issuer.server";
+import { SCOPES, type Scope } from "~/modules/oauth/scopes";
+import { requireOperator } from "~/modules/tenancy/access.server";
+import consoleCss from "~/styles/console.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: consoleCss }];
+export const meta: MetaFunction = () => [{ title: "Authorize an app · Atrium" }];
+// The consent page cannot be framed (clickjacking): it hydrates, so its CSP says frame-ancestors 'none' (and
+// helmet's X-Frame-Options SAMEORIGIN covers browsers without CSP).
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+async function throttle(context: AppLoadContext) {
+  const wait = await context.services.oauthThrottle.authorize(context.request.ip);
+  if (wait > 0) {
+    throw new Response(`Too many authorization requests from your address. Try again in ${wait} seconds.`, {
+      status: 429,
+      headers: { "Retry-After": String(wait) },
+    });
+  }
+}
+
+/** The request as the client sent it, or its errors: a page for unknown clients and URIs, else a redirect. */
+async function validated(context: AppLoadContext, params: URLSearchParams, issuer: string) {
+  try {
+    return await validateAuthorizationRequest(context.services.db, params);
+  } catch (error) {
+    if (error instanceof AuthorizePageError) throw data({ problem: error.message }, { status: 400 });
+    if (error instanceof AuthorizeRedirectError) {
+      throw redirect(
+        redirectWith(error.redirectUri, {
+          error: error.error,
+          error_description: error.description,
+          state: error.state,
+          iss: issuer,
+        }),
+      );
+    }
+    throw error;
+  }
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await throttle(context);
+  const url = new URL(request.url);
+  const issuer = issuerOf(request, context);
+  const authorization = await validated(context, url.searchParams, issuer);
+  const session = await requireOperator(request, context);
+  if (await rememberedConsent(context.services.db, authorization.client.id, session.user.id, authorization.scopes)) {
+    throw redirect(await approve(context.services.db, authorization, session.user.id, issuer));
+  }
+  context.request.formActionSources = [new URL(authorization.redirectUri).origin];
+  return {
+    problem: null,
+    app: authorization.client.name,
+    redirectHost: new URL(authorization.redirectUri).host,
+    scopes: authorization.scopes.map((s) => ({ scope: s, description: SCOPES[s as Scope] })),
+    email: session.user.email,
+    query: url.search,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await throttle(context);
+  const session = await requireOperator(request, context);
+  const form = new URLSearchParams((await readBodyBytes(request, 16_384)).toString("utf8"));
+  const issuer = issuerOf(request, context);
+  const authorization = await validated(context, new URLSearchParams(form.get("query") ?? ""), issuer);
+  if (form.get("decision") === "approve") {
+    throw redirect(await approve(context.services.db, authorization, session.user.id, issuer));
+  }
+  throw redirect(
+    redirectWith(authorization.redirectUri, {
+      error: "access_denied",
+      error_description: "The user denied the request",
+      state: authorization.state,
+      iss: issuer,
+    }),
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const problem = isRouteErrorResponse(error) ? ((error.data as { problem?: string } | string | null) ?? null) : null;
+  const text = typeof problem === "string" ? problem : problem?.problem;
+  return (
+    <main className="auth">
+      <h1>This authorization request cannot be completed</h1>
+      {text ? <p className="field-error">{text}</p> : null}
+      <p>The app sent a request Atrium cannot answer. Go back to the app and try again, or contact its maker.</p>
+    </main>
+  );
+}
+
+export default function Authorize() {
+  const consent = useLoaderData<typeof loader>();
+  return (
+    <main className="auth consent">
+      <h1>{`Allow ${consent.app} to use your Atrium account?`}</h1>
+      <p>{`Signed in as ${consent.email}. ${consent.app} will be able to:`}</p>
+      <ul>
+        {consent.scopes.map((s) => (
+          <li key={s.scope}>
+            {s.description}
+            <span className="hint">{` (${s.scope})`}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="hint">{`You will be sent back to ${consent.redirectHost}. You can revoke access at any time under Settings → Connected apps.`}</p>
+      <Form method="post" replace>
+        <input type="hidden" name="query" value={consent.query} />
+        <div className="key-actions">
+          <button type="submit" name="decision" value="approve">
+            Approve
+          </button>
+          <button type="submit" name="decision" value="deny" className="secondary">
+            Deny
+          </button>
+        </div>
+      </Form>
+    </main>
+  );
+}
