@@ -28,7 +28,11 @@ export const ACCESS_CONTRACT: readonly ContractRow[] = [
     caller: "customer",
     credential: "site by host/header/query; customer session or manage token",
   },
-  { prefix: /^\/oauth\//, caller: "integrator", credential: "OAuth client credentials" },
+  {
+    prefix: /^\/oauth\/|^\/\.well-known\/oauth-authorization-server$/,
+    caller: "integrator",
+    credential: "OAuth client authentication; authorize: operator session and consent",
+  },
   { prefix: /^\/api\//, caller: "public", credential: "none (technical routes)" },
 ];
 

@@ -179,7 +179,7 @@ export default function OAuthApps() {
                         >
                           <input type="hidden" name="intent" value="rotate" />
                           <input type="hidden" name="clientId" value={app.clientId} />
-                          <button type="submit" className="secondary" aria-label={`Rotate the secret of ${app.name}`}>
+                          <button type="submit" className="secondary" aria-label={`Rotate secret of ${app.name}`}>
                             Rotate secret
                           </button>
                         </Form>

@@ -75,10 +75,26 @@ describe("accessibility (axe, WCAG 2 A/AA)", () => {
     "/settings/api-keys",
     "/settings/sops",
     "/settings/outbox",
+    "/settings/integrations/oauth-apps",
+    "/settings/integrations/connected-apps",
     "/acme",
     "/no-such-site",
   ])("%s has no serious violations", async (path) => {
     await page.goto(suite.server.url + path);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it("the OAuth consent page has no serious violations", async () => {
+    await page.goto(`${suite.server.url}/settings/integrations/oauth-apps`);
+    await page.getByLabel("Name").fill("Checker app");
+    await page.getByLabel("Redirect URIs").fill("https://checker.example.test/cb");
+    await page.getByRole("button", { name: "Register app" }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+    const clientId = (await page.getByTestId("client-id").textContent()) ?? "";
+    await page.goto(
+      `${suite.server.url}/oauth/authorize?client_id=${clientId}&response_type=code&scope=read_profile%20read_data`,
+    );
+    await page.getByRole("button", { name: "Approve" }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
   });
 

@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listTables } from "../../db/client";
 import { Client, PASSWORD, createWorkspace, signUp } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
+import { consoleTrigger, createSop, trigger } from "../helpers/sops";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ JOBS_CONCURRENCY: "0" });
 });
 afterAll(() => server.close());
 
@@ -76,13 +77,64 @@ describe("deleting an account", () => {
       200,
     );
 
+    // A SOP in the owned workspace with a trigger and a run (the runner is left off: the job stays queued).
+    await leaving.client.post("/?index", { intent: "select", workspaceId: await workspaceId("leaving-ltd") });
+    const sopId = await createSop(leaving.client, { name: "Leaving SOP", slug: "leaving-sop" });
+    const triggerSecret = await consoleTrigger(leaving.client, sopId);
+    expect((await trigger(server.url, sopId, triggerSecret, { a: 1 })).status).toBe(202);
+
+    // An OAuth app the leaving user registered, and their consent to the neighbour's app, with a token used once.
+    const ownApp = await leaving.client.post("/settings/integrations/oauth-apps", {
+      intent: "register",
+      name: "Own app",
+      clientType: "confidential",
+      redirectUris: "https://own.example.test/cb",
+    });
+    const ownClientId = /data-testid="client-id">([^<]+)</.exec(await ownApp.text())![1]!;
+    const neighbourApp = await (
+      await neighbour.client.post("/settings/integrations/oauth-apps", {
+        intent: "register",
+        name: "Neighbour app",
+        clientType: "confidential",
+        redirectUris: "https://neighbour.example.test/cb",
+      })
+    ).text();
+    const clientId = /data-testid="client-id">([^<]+)</.exec(neighbourApp)![1]!;
+    const clientSecret = /data-testid="client-secret">([^<]+)</.exec(neighbourApp)![1]!;
+    const authorize = `/oauth/authorize?client_id=${clientId}&response_type=code&scope=read_profile`;
+    await leaving.client.get(authorize);
+    const approved = await leaving.client.post(authorize, {
+      query: authorize.slice(authorize.indexOf("?")),
+      decision: "approve",
+    });
+    const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
+    const issued = (await (
+      await fetch(`${server.url}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code,
+          client_id: clientId,
+          client_secret: clientSecret,
+        }),
+      })
+    ).json()) as { access_token: string };
+    expect(
+      (await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${issued.access_token}` } }))
+        .status,
+    ).toBe(200);
+
     const userId = await idOf(leaving.email);
+    const grantId = (
+      await server.db.selectFrom("oauth_grants").select("id").where("user_id", "=", userId).executeTakeFirstOrThrow()
+    ).id;
     const keyId = (
       await server.db.selectFrom("api_keys").select("id").where("user_id", "=", userId).executeTakeFirstOrThrow()
     ).id;
     const ownedId = await workspaceId("leaving-ltd");
     const emailKey = createHash("sha256").update(leaving.email).digest("base64url");
-    const needles = [userId, ownedId, leaving.email, emailKey, keyId];
+    const needles = [userId, ownedId, leaving.email, emailKey, keyId, grantId, ownClientId];
     const before = await rowsMentioning(needles);
     expect(new Set(before.map((r) => r.table))).toEqual(
       new Set([
@@ -94,6 +146,15 @@ describe("deleting an account", () => {
         "rate_limit_counters",
         "api_keys",
         "api_rate_windows",
+        "sops",
+        "sop_triggers",
+        "sop_runs",
+        "jobs",
+        "oauth_clients",
+        "oauth_grants",
+        "oauth_codes",
+        "oauth_tokens",
+        "oauth_rate_windows",
       ]),
     );
 

@@ -510,3 +510,39 @@ describe("access tokens in the token API", () => {
     expect((await me(tokens.access_token)).status).toBe(401);
   });
 });
+
+describe("abuse limits", () => {
+  it("throttles the token endpoint per client and the authorization pages per address", async () => {
+    const strict = await startServer({
+      OAUTH_TOKEN_REQUESTS_PER_MINUTE: "3",
+      OAUTH_AUTHORIZE_REQUESTS_PER_MINUTE: "3",
+    });
+    try {
+      const form = new URLSearchParams({ grant_type: "authorization_code", code: "x", client_id: "atr_client_flood" });
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const response = await fetch(`${strict.url}/oauth/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: form,
+        });
+        statuses.push(response.status);
+        if (response.status === 429) expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      // Another client is not held back by the first one's flood.
+      const other = await fetch(`${strict.url}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "authorization_code", code: "x", client_id: "atr_client_other" }),
+      });
+      expect(other.status).toBe(401);
+
+      const pages: number[] = [];
+      for (let i = 0; i < 4; i++) pages.push((await fetch(`${strict.url}/oauth/authorize?client_id=nope`)).status);
+      expect(pages).toEqual([400, 400, 400, 429]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
