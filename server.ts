@@ -19,6 +19,7 @@ import { pinoHttp } from "pino-http";
 import type { AppRuntime, RequestScope } from "./app/lib/context";
 import type { BootstrapOptions } from "./app/bootstrap.server";
 
+const OAUTH_CLIENT_ENDPOINTS = /^\/oauth\/(token|revoke|introspect)$/;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function hostOf(origin: string): string | undefined {
@@ -156,9 +157,11 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
 
   // Remix refuses a page form post whose Origin names another host, but as a 500: answer it (and the
   // browser's own cross-site verdict) with a clear 403 first. /api/* routes decide in the app, per the
-  // access contract, because some of them (webhooks, triggers) are meant to be called cross-site.
+  // access contract, because some of them (webhooks, triggers) are meant to be called cross-site; so are the
+  // OAuth token endpoints, which browser apps call and which read no cookie.
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (SAFE_METHODS.has(req.method) || req.path.startsWith("/api/") || !isCrossSite(req)) return next();
+    const crossSiteAllowed = req.path.startsWith("/api/") || OAUTH_CLIENT_ENDPOINTS.test(req.path);
+    if (SAFE_METHODS.has(req.method) || crossSiteAllowed || !isCrossSite(req)) return next();
     res.status(403).type("text/plain").send("Cross-site request refused: submit the form from this site's own pages.");
   });
 

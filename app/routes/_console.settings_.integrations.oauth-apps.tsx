@@ -59,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 function Issued({ issued }: { issued: NonNullable<AppsResult["issued"]> }) {
   const [copied, setCopied] = useState(false);
   return (
-    <section className="panel new-key" aria-labelledby="issued">
+    <section className="panel new-key" aria-labelledby="issued" role="status">
       <h2 id="issued">{`Credentials of “${issued.name}”`}</h2>
       <p>
         client_id: <code data-testid="client-id">{issued.clientId}</code>
@@ -106,8 +106,18 @@ export default function OAuthApps() {
           <input type="hidden" name="intent" value="register" />
           <div className="field">
             <label htmlFor="app-name">Name</label>
-            <input id="app-name" name="name" required aria-invalid={errors?.name ? true : undefined} />
-            {errors?.name ? <p className="field-error">{errors.name}</p> : null}
+            <input
+              id="app-name"
+              name="name"
+              required
+              aria-invalid={errors?.name ? true : undefined}
+              aria-describedby={errors?.name ? "app-name-error" : undefined}
+            />
+            {errors?.name ? (
+              <p className="field-error" id="app-name-error" role="alert">
+                {errors.name}
+              </p>
+            ) : null}
           </div>
           <div className="field">
             <label htmlFor="app-redirects">Redirect URIs</label>
@@ -116,13 +126,17 @@ export default function OAuthApps() {
               name="redirectUris"
               rows={3}
               required
-              aria-describedby="app-redirects-hint"
+              aria-describedby={errors?.redirectUris ? "app-redirects-hint app-redirects-error" : "app-redirects-hint"}
               aria-invalid={errors?.redirectUris ? true : undefined}
             />
             <p className="hint" id="app-redirects-hint">
               One per line, matched exactly. https, or http for localhost.
             </p>
-            {errors?.redirectUris ? <p className="field-error">{errors.redirectUris}</p> : null}
+            {errors?.redirectUris ? (
+              <p className="field-error" id="app-redirects-error" role="alert">
+                {errors.redirectUris}
+              </p>
+            ) : null}
           </div>
           <div className="field">
             <label htmlFor="app-type">Type</label>

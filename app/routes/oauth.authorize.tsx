@@ -11,6 +11,7 @@ import {
 } from "@remix-run/node";
 import { Form, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import type { AppLoadContext } from "@remix-run/node";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { readBodyBytes } from "~/lib/http.server";
 import {
   AuthorizePageError,
@@ -41,13 +42,18 @@ async function throttle(context: AppLoadContext) {
   }
 }
 
-/** The request as the client sent it, or its errors: a page for unknown clients and URIs, else a redirect. */
-async function validated(context: AppLoadContext, params: URLSearchParams, issuer: string) {
+/**
+ * The request as the client sent it, or its errors: a page for unknown clients and URIs, else a redirect —
+ * only once the user has signed in, so a crafted request cannot use us to bounce anonymous visitors to a
+ * registered URI (RFC 9700 §4.11.2).
+ */
+async function validated(request: Request, context: AppLoadContext, params: URLSearchParams, issuer: string) {
   try {
     return await validateAuthorizationRequest(context.services.db, params);
   } catch (error) {
     if (error instanceof AuthorizePageError) throw data({ problem: error.message }, { status: 400 });
     if (error instanceof AuthorizeRedirectError) {
+      await requireOperator(request, context);
       throw redirect(
         redirectWith(error.redirectUri, {
           error: error.error,
@@ -65,9 +71,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await throttle(context);
   const url = new URL(request.url);
   const issuer = issuerOf(request, context);
-  const authorization = await validated(context, url.searchParams, issuer);
+  const authorization = await validated(request, context, url.searchParams, issuer);
   const session = await requireOperator(request, context);
-  if (await rememberedConsent(context.services.db, authorization.client.id, session.user.id, authorization.scopes)) {
+  // Remembered consent skips the page, except for public clients: anyone can claim their client_id, so the
+  // user confirms each time (RFC 6749 §10.2).
+  if (
+    authorization.client.client_type === "confidential" &&
+    (await rememberedConsent(context.services.db, authorization.client.id, session.user.id, authorization.scopes))
+  ) {
     throw redirect(await approve(context.services.db, authorization, session.user.id, issuer));
   }
   context.request.formActionSources = [new URL(authorization.redirectUri).origin];
@@ -78,15 +89,41 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     scopes: authorization.scopes.map((s) => ({ scope: s, description: SCOPES[s as Scope] })),
     email: session.user.email,
     query: url.search,
+    ticket: consentTicket(session.id, url.search),
   };
+}
+
+/**
+ * Binds an Approve to the page the user saw and the account it named: a keyed hash of the session and the
+ * request. A post from another account (switched in another tab) or for another request does not match.
+ */
+function consentTicket(sessionId: string, query: string): string {
+  return createHmac("sha256", sessionId).update(query).digest("base64url");
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await throttle(context);
   const session = await requireOperator(request, context);
-  const form = new URLSearchParams((await readBodyBytes(request, 16_384)).toString("utf8"));
+  let form: URLSearchParams;
+  try {
+    form = new URLSearchParams((await readBodyBytes(request, 65_536)).toString("utf8"));
+  } catch {
+    throw data({ problem: "The authorization request is too large." }, { status: 413 });
+  }
   const issuer = issuerOf(request, context);
-  const authorization = await validated(context, new URLSearchParams(form.get("query") ?? ""), issuer);
+  const query = form.get("query") ?? "";
+  const ticket = Buffer.from(form.get("ticket") ?? "");
+  const expected = Buffer.from(consentTicket(session.id, query));
+  if (ticket.length !== expected.length || !timingSafeEqual(ticket, expected)) {
+    throw data(
+      {
+        problem:
+          "This consent page is out of date (another account signed in, or another request). Start again from the app.",
+      },
+      { status: 400 },
+    );
+  }
+  const authorization = await validated(request, context, new URLSearchParams(query), issuer);
   if (form.get("decision") === "approve") {
     throw redirect(await approve(context.services.db, authorization, session.user.id, issuer));
   }
@@ -130,6 +167,7 @@ export default function Authorize() {
       <p className="hint">{`You will be sent back to ${consent.redirectHost}. You can revoke access at any time under Settings → Connected apps.`}</p>
       <Form method="post" replace>
         <input type="hidden" name="query" value={consent.query} />
+        <input type="hidden" name="ticket" value={consent.ticket} />
         <div className="key-actions">
           <button type="submit" name="decision" value="approve">
             Approve

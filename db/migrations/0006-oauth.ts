@@ -1,4 +1,4 @@
-import { type Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 
 /**
  * The OAuth 2.0 provider (docs/decisions/011-oauth.md): apps (clients) registered by an operator, grants (a
@@ -30,7 +30,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("last_used_at", "text")
     .addColumn("revoked_at", "text")
     .execute();
-  await db.schema.createIndex("oauth_grants_user_idx").on("oauth_grants").columns(["user_id", "client_id"]).execute();
+  // One live grant per user and app: a double-clicked Approve cannot make two.
+  await db.schema
+    .createIndex("oauth_grants_live_idx")
+    .on("oauth_grants")
+    .columns(["user_id", "client_id"])
+    .unique()
+    .where(sql.ref("revoked_at"), "is", null)
+    .execute();
 
   await db.schema
     .createTable("oauth_codes")

@@ -102,9 +102,11 @@ describe("deleting an account", () => {
     const clientId = /data-testid="client-id">([^<]+)</.exec(neighbourApp)![1]!;
     const clientSecret = /data-testid="client-secret">([^<]+)</.exec(neighbourApp)![1]!;
     const authorize = `/oauth/authorize?client_id=${clientId}&response_type=code&scope=read_profile`;
-    await leaving.client.get(authorize);
+    const consentPage = await (await leaving.client.get(authorize)).text();
+    const ticket = /name="ticket" value="([^"]+)"/.exec(consentPage)![1]!;
     const approved = await leaving.client.post(authorize, {
       query: authorize.slice(authorize.indexOf("?")),
+      ticket,
       decision: "approve",
     });
     const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;

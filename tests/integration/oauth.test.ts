@@ -74,7 +74,8 @@ async function consent(user: Client, url: URL, decision: "approve" | "deny" = "a
   if (page.status === 302) return new URL(page.headers.get("location")!);
   const html = await page.text();
   expect(page.status, html.slice(0, 300)).toBe(200);
-  const answer = await user.post(url.pathname + url.search, { query: url.search, decision });
+  const ticket = /name="ticket" value="([^"]+)"/.exec(html)![1]!;
+  const answer = await user.post(url.pathname + url.search, { query: url.search, ticket, decision });
   expect(answer.status).toBe(302);
   return new URL(answer.headers.get("location")!);
 }
@@ -544,5 +545,167 @@ describe("abuse limits", () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe("hardening", () => {
+  const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields),
+    });
+
+  it("revokes everything descended from a code used twice, refreshed tokens included", async () => {
+    const as = await discover();
+    const app = await registerApp();
+    const { client: user } = await signUp(server.url, uniqueEmail("user"));
+    const code = (await consent(user, authorizationUrl(as, { clientId: app.clientId }))).searchParams.get("code")!;
+    const credentials = { client_id: app.clientId, client_secret: app.secret! };
+    const first = (await (await form({ grant_type: "authorization_code", code, ...credentials })).json()) as Record<
+      string,
+      string
+    >;
+    const refreshed = (await (
+      await form({ grant_type: "refresh_token", refresh_token: first.refresh_token!, ...credentials })
+    ).json()) as Record<string, string>;
+    expect((await me(refreshed.access_token!)).status).toBe(200);
+    const again = await form({ grant_type: "authorization_code", code, ...credentials });
+    expect(await again.json()).toMatchObject({ error: "invalid_grant" });
+    expect((await me(refreshed.access_token!)).status).toBe(401);
+    const chain = await form({ grant_type: "refresh_token", refresh_token: refreshed.refresh_token!, ...credentials });
+    expect(await chain.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("treats two simultaneous uses of a refresh token as reuse: one wins, then the grant is revoked", async () => {
+    const { app, tokens } = await tokensFor();
+    const credentials = { client_id: app.clientId, client_secret: app.secret! };
+    const answers = await Promise.all(
+      [1, 2].map(() => form({ grant_type: "refresh_token", refresh_token: tokens.refresh_token!, ...credentials })),
+    );
+    const bodies = (await Promise.all(answers.map((a) => a.json()))) as Record<string, string>[];
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    const winner = bodies.find((b) => b.access_token)!;
+    expect((await me(winner.access_token!)).status).toBe(401);
+  });
+
+  it("narrows the access token only when a refresh asks for fewer scopes", async () => {
+    const { app, tokens } = await tokensFor();
+    const credentials = { client_id: app.clientId, client_secret: app.secret! };
+    const narrow = (await (
+      await form({
+        grant_type: "refresh_token",
+        refresh_token: tokens.refresh_token!,
+        scope: "read_data",
+        ...credentials,
+      })
+    ).json()) as Record<string, string>;
+    expect(narrow.scope).toBe("read_data");
+    expect((await me(narrow.access_token!)).status).toBe(403);
+    const back = (await (
+      await form({ grant_type: "refresh_token", refresh_token: narrow.refresh_token!, ...credentials })
+    ).json()) as Record<string, string>;
+    expect(back.scope).toBe("read_profile read_data");
+  });
+
+  it("shows introspection the e-mail address only with read_profile", async () => {
+    const { app, tokens } = await tokensFor("read_data");
+    const response = await fetch(`${server.url}/oauth/introspect`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: tokens.access_token, client_id: app.clientId, client_secret: app.secret! }),
+    });
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body.active).toBe(true);
+    expect(body.username).toBeUndefined();
+    expect(body.sub).toEqual(expect.any(String));
+  });
+
+  it("does not let an access token act where a route names no scope (SOP trigger rotation)", async () => {
+    const { tokens } = await tokensFor();
+    const response = await fetch(`${server.url}/api/sops/x/triggers/y/rotate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({
+      message: "This route accepts API keys only, not OAuth access tokens",
+    });
+  });
+
+  it("redirects errors only for a signed-in user, and asks a public client's user every time", async () => {
+    const as = await discover();
+    const app = await registerApp("public");
+    const bad = authorizationUrl(as, { clientId: app.clientId, scope: "everything", state: "s" });
+    const anonymous = await new Client(server.url).get(bad.pathname + bad.search);
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("location")).toMatch(/^\/login\?redirectTo=/);
+
+    const { client: user } = await signUp(server.url, uniqueEmail("user"));
+    const verifier = oauth.generateRandomCodeVerifier();
+    const url = authorizationUrl(as, {
+      clientId: app.clientId,
+      challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    });
+    await consent(user, url);
+    const second = await user.get(url.pathname + url.search);
+    expect(second.status).toBe(200);
+    expect(await second.text()).toContain("Allow Ledger Sync to use your Atrium account?");
+  });
+
+  it("refuses an Approve that does not match the page the signed-in user saw", async () => {
+    const as = await discover();
+    const app = await registerApp();
+    const { client: user } = await signUp(server.url, uniqueEmail("user"));
+    const url = authorizationUrl(as, { clientId: app.clientId, state: "t" });
+    const html = await (await user.get(url.pathname + url.search)).text();
+    const ticket = /name="ticket" value="([^"]+)"/.exec(html)![1]!;
+    const other = authorizationUrl(as, { clientId: app.clientId, state: "other" });
+    const mismatch = await user.post(url.pathname + url.search, { query: other.search, ticket, decision: "approve" });
+    expect(mismatch.status).toBe(400);
+    expect(await mismatch.text()).toContain("This consent page is out of date");
+    const { client: someoneElse } = await signUp(server.url, uniqueEmail("user"));
+    const stolen = await someoneElse.post(url.pathname + url.search, {
+      query: url.search,
+      ticket,
+      decision: "approve",
+    });
+    expect(stolen.status).toBe(400);
+  });
+
+  it("lets a browser app call the token endpoint from its own origin (CORS, no cookies)", async () => {
+    const preflight = await fetch(`${server.url}/oauth/token`, {
+      method: "OPTIONS",
+      headers: { origin: "https://spa.example.test", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    const crossSite = await form(
+      { grant_type: "authorization_code", code: "nope", client_id: "atr_client_nope" },
+      { origin: "https://spa.example.test", "sec-fetch-site": "cross-site" },
+    );
+    expect(crossSite.status).toBe(401);
+    expect(crossSite.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await crossSite.json()).toMatchObject({ error: "invalid_client" });
+  });
+
+  it("accepts any port on a registered loopback redirect URI (native apps), and nothing else", async () => {
+    const as = await discover();
+    const app = await registerApp("public", "http://127.0.0.1/callback");
+    const { client: user } = await signUp(server.url, uniqueEmail("user"));
+    const verifier = oauth.generateRandomCodeVerifier();
+    const challenge = await oauth.calculatePKCECodeChallenge(verifier);
+    const ok = authorizationUrl(as, {
+      clientId: app.clientId,
+      redirectUri: "http://127.0.0.1:53682/callback",
+      challenge,
+    });
+    expect((await user.get(ok.pathname + ok.search)).status).toBe(200);
+    const otherPath = authorizationUrl(as, {
+      clientId: app.clientId,
+      redirectUri: "http://127.0.0.1:53682/other",
+      challenge,
+    });
+    expect((await user.get(otherPath.pathname + otherPath.search)).status).toBe(400);
   });
 });

@@ -12,6 +12,7 @@ import { HttpError, forbidden, setResponseHeaders, tooManyRequests, unauthorized
 import { hashKey, isWellFormedKey, looksLikeKey } from "~/modules/api-keys/format.server";
 import { statusOf } from "~/modules/api-keys/api-keys.server";
 import { oauthAccessTokenVerifier } from "~/modules/oauth/access-tokens.server";
+import type { Scope as OAuthScope } from "~/modules/oauth/scopes";
 import { rateLimitsOf, type RateLimits } from "~/modules/plans/tiers";
 import type { RateLimitState } from "~/modules/rate-limit/api-rate-limit.server";
 
@@ -72,8 +73,16 @@ function bearerToken(request: Request): string | null {
   return match?.[1] ?? null;
 }
 
-/** The integrator calling a token API route, within its rate limit; otherwise the spec's 401/403/429. */
-export async function requireIntegrator(request: Request, context: AppLoadContext): Promise<Integrator> {
+/**
+ * The integrator calling a token API route, within its rate limit; otherwise the spec's 401/403/429.
+ * `scope`: what an OAuth access token must carry to call this route. A route that names none accepts API keys
+ * only, so a new route never hands OAuth tokens more than their scopes by forgetting to check.
+ */
+export async function requireIntegrator(
+  request: Request,
+  context: AppLoadContext,
+  scope?: OAuthScope,
+): Promise<Integrator> {
   const { authFailures } = context.services;
   const log = context.request.log;
   log.callerType = "integrator";
@@ -103,6 +112,7 @@ export async function requireIntegrator(request: Request, context: AppLoadContex
     rateLimitHeaders((await limiter.peek([id], integrator.limits)).get(id)!);
     throw forbidden();
   }
+  if (integrator.credential.kind === "oauth") requireScope(integrator.credential.scopes, scope);
   const state = await limiter.consume(id, integrator.limits);
   rateLimitHeaders(state);
   if (state.retryAfter !== undefined) throw tooManyRequests(state.retryAfter);
@@ -113,12 +123,10 @@ export async function requireIntegrator(request: Request, context: AppLoadContex
   return integrator;
 }
 
-/**
- * The scope a token-API route needs from an OAuth access token (API keys carry all of their user's powers):
- * 403 with `insufficient_scope` (RFC 6750 §3.1) in the challenge and the spec's error body.
- */
-export function requireScope(integrator: Integrator, scope: string): void {
-  if (integrator.credential.kind !== "oauth" || integrator.credential.scopes.includes(scope)) return;
+/** 403 with `insufficient_scope` (RFC 6750 §3.1) in the challenge and the spec's error body. */
+function requireScope(granted: string[], scope: OAuthScope | undefined): void {
+  if (!scope) throw forbidden("This route accepts API keys only, not OAuth access tokens");
+  if (granted.includes(scope)) return;
   throw new HttpError(403, `This access token lacks the ${scope} scope`, {
     challenge: `Bearer error="insufficient_scope", scope="${scope}"`,
   });

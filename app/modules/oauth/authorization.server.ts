@@ -5,11 +5,11 @@
  * to the client's redirect URI with `error` and `state` (§4.1.2.1).
  */
 import { createHash } from "node:crypto";
-import type { Db } from "~db/client";
+import { isUniqueViolation, type Db } from "~db/client";
 import type { OAuthClientsTable } from "~db/schema";
 import { isoNow, now } from "~/lib/clock.server";
 import { newId, newSecret } from "~/lib/ids.server";
-import { findClient } from "./clients.server";
+import { findClient, redirectUriMatches } from "./clients.server";
 import { formatScopes, isScope, parseScopes } from "./scopes";
 
 export const CODE_TTL_SECONDS = 600;
@@ -63,7 +63,7 @@ export async function validateAuthorizationRequest(db: Db, params: URLSearchPara
   // Without redirect_uri, only an app with exactly one registered URI can be sent back (§3.1.2.3).
   const redirectUri = redirectParam ?? (registered.length === 1 ? registered[0]! : null);
   if (!redirectUri) throw new AuthorizePageError("The request needs a redirect_uri: this app has several.");
-  if (!registered.includes(redirectUri)) {
+  if (!registered.some((uri) => redirectUriMatches(uri, redirectUri))) {
     throw new AuthorizePageError("The redirect_uri is not one this app registered (they must match exactly).");
   }
 
@@ -122,6 +122,16 @@ export async function rememberedConsent(db: Db, clientId: string, userId: string
  * scopes asked for. Returns the URL to send the browser to.
  */
 export async function approve(db: Db, request: AuthorizationRequest, userId: string, issuer: string): Promise<string> {
+  try {
+    return await approveOnce(db, request, userId, issuer);
+  } catch (error) {
+    // Another Approve of the same user and app created the grant first: widen that one instead.
+    if (isUniqueViolation(error)) return approveOnce(db, request, userId, issuer);
+    throw error;
+  }
+}
+
+async function approveOnce(db: Db, request: AuthorizationRequest, userId: string, issuer: string): Promise<string> {
   const code = `${CODE_PREFIX}${newSecret(32)}`;
   await db.transaction().execute(async (trx) => {
     const live = await trx

@@ -23,6 +23,23 @@ export function secretMatches(secret: string, hash: string | null): boolean {
   return timingSafeEqual(Buffer.from(hashSecret(secret), "hex"), Buffer.from(hash, "hex"));
 }
 
+export const isLoopback = (url: URL) => ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+
+/** Exact match, except the port of a loopback http URI, which a native app picks at run time (RFC 8252 §7.3). */
+export function redirectUriMatches(registered: string, asked: string): boolean {
+  if (registered === asked) return true;
+  let a: URL;
+  let b: URL;
+  try {
+    a = new URL(registered);
+    b = new URL(asked);
+  } catch {
+    return false;
+  }
+  if (a.protocol !== "http:" || !isLoopback(a) || b.protocol !== "http:" || a.hostname !== b.hostname) return false;
+  return a.pathname === b.pathname && a.search === b.search && !b.hash && !b.username && !b.password;
+}
+
 function checkRedirectUri(value: string): string | null {
   let url: URL;
   try {
@@ -32,9 +49,9 @@ function checkRedirectUri(value: string): string | null {
   }
   if (url.hash) return "A redirect URI cannot have a fragment (#…)";
   if (url.username || url.password) return "A redirect URI cannot contain credentials";
-  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
-  if (url.protocol === "http:" && !loopback) return "Use https (http is allowed for localhost only)";
-  if (["javascript:", "data:", "file:", "vbscript:"].includes(url.protocol)) return "This scheme is not allowed";
+  // Native apps use a loopback redirect (RFC 8252 §7.3): http on localhost, any port at request time.
+  if (url.protocol === "http:" && !isLoopback(url)) return "Use https (http is allowed for localhost only)";
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "Use an https URL (or http on localhost)";
   return null;
 }
 

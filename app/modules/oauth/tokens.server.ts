@@ -35,12 +35,31 @@ export class OAuthError extends Error {
   }
 }
 
-/** GET and other methods on the POST-only endpoints. */
-export function oauthMethodNotAllowed(): Response {
+/**
+ * Browser apps (public clients) call the token endpoints from their own origin. No cookie is read there, so
+ * any origin may call; credentials are never allowed.
+ */
+const CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "POST",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type",
+  "Access-Control-Max-Age": "600",
+};
+
+/** GET and other methods on the POST-only endpoints; OPTIONS is the browser's preflight. */
+export function oauthMethodNotAllowed(args?: { request: Request }): Response {
+  if (args?.request.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS });
   return Response.json(
     { error: "invalid_request", error_description: "Use POST" },
-    { status: 405, headers: { Allow: "POST", "Cache-Control": "no-store" } },
+    { status: 405, headers: { Allow: "POST", "Cache-Control": "no-store", ...CORS } },
   );
+}
+
+/** The endpoint's answer with the CORS header every response of these endpoints carries. */
+export async function withCors(response: Promise<Response>): Promise<Response> {
+  const answer = await response;
+  answer.headers.set("Access-Control-Allow-Origin", "*");
+  return answer;
 }
 
 export function oauthErrorResponse(error: OAuthError): Response {
@@ -130,7 +149,17 @@ interface IssuedTokens {
   scope: string;
 }
 
-async function issueTokens(db: Db, grantId: string, scopes: string, codeHash: string | null): Promise<IssuedTokens> {
+/**
+ * An access and a refresh token. `codeHash` names the login they descend from (the code, then every refresh
+ * after it), so a reused code revokes the whole chain. A narrowed refresh narrows the access token only: the
+ * new refresh token keeps the grant's scopes (RFC 6749 §6).
+ */
+async function issueTokens(
+  db: Db,
+  grantId: string,
+  scopes: { access: string; refresh: string },
+  codeHash: string | null,
+): Promise<IssuedTokens> {
   const access = `${ACCESS_TOKEN_PREFIX}${newSecret(32)}`;
   const refresh = `${REFRESH_TOKEN_PREFIX}${newSecret(32)}`;
   const at = now().getTime();
@@ -150,6 +179,7 @@ async function issueTokens(db: Db, grantId: string, scopes: string, codeHash: st
         id: newId(),
         token_hash: hashToken(access),
         kind: "access",
+        scopes: scopes.access,
         expires_at: new Date(at + ACCESS_TOKEN_TTL_SECONDS * 1000).toISOString(),
       },
       {
@@ -157,6 +187,7 @@ async function issueTokens(db: Db, grantId: string, scopes: string, codeHash: st
         id: newId(),
         token_hash: hashToken(refresh),
         kind: "refresh",
+        scopes: scopes.refresh,
         expires_at: new Date(at + REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString(),
       },
     ])
@@ -166,7 +197,7 @@ async function issueTokens(db: Db, grantId: string, scopes: string, codeHash: st
     token_type: "Bearer",
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
     refresh_token: refresh,
-    scope: scopes,
+    scope: scopes.access,
   };
 }
 
@@ -204,17 +235,7 @@ async function exchangeCode(db: Db, client: OAuthClientsTable, form: URLSearchPa
     .executeTakeFirst();
   if (!row || row.client_id !== client.id)
     throw invalidGrant("The code is invalid, expired, or was issued to another client");
-  if (row.used_at) {
-    // A code used twice was intercepted: what its first use issued is revoked (RFC 6749 §4.1.2).
-    const at = isoNow();
-    await db
-      .updateTable("oauth_tokens")
-      .set({ revoked_at: at })
-      .where("code_hash", "=", codeHash)
-      .where("revoked_at", "is", null)
-      .execute();
-    throw invalidGrant("The code was already used; the tokens it issued are revoked");
-  }
+  if (row.used_at) return reusedCode(db, codeHash);
   if (row.expires_at <= isoNow() || row.grant_revoked_at)
     throw invalidGrant("The code is invalid, expired, or was issued to another client");
   const redirectUri = form.get("redirect_uri");
@@ -230,16 +251,36 @@ async function exchangeCode(db: Db, client: OAuthClientsTable, form: URLSearchPa
   } else if (verifier) {
     throw invalidGrant("code_verifier was sent but the authorization request had no code_challenge");
   }
-  return db.transaction().execute(async (trx) => {
-    const used = await trx
-      .updateTable("oauth_codes")
-      .set({ used_at: isoNow() })
-      .where("code_hash", "=", codeHash)
-      .where("used_at", "is", null)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) === 0) throw invalidGrant("The code was already used");
-    return issueTokens(trx, row.grant_id, row.scopes, codeHash);
-  });
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const used = await trx
+        .updateTable("oauth_codes")
+        .set({ used_at: isoNow() })
+        .where("code_hash", "=", codeHash)
+        .where("used_at", "is", null)
+        .executeTakeFirst();
+      if (Number(used.numUpdatedRows) === 0) throw new Reused();
+      return issueTokens(trx, row.grant_id, { access: row.scopes, refresh: row.scopes }, codeHash);
+    });
+  } catch (error) {
+    // Two requests raced with the same code: the loser is a reuse like any other (after the rollback).
+    if (error instanceof Reused) return reusedCode(db, codeHash);
+    throw error;
+  }
+}
+
+/** Marks a lost race on a single-use value; handled once its transaction has rolled back. */
+class Reused extends Error {}
+
+/** A code used twice was intercepted: everything descended from it is revoked (RFC 6749 §4.1.2, §10.5). */
+async function reusedCode(db: Db, codeHash: string): Promise<never> {
+  await db
+    .updateTable("oauth_tokens")
+    .set({ revoked_at: isoNow() })
+    .where("code_hash", "=", codeHash)
+    .where("revoked_at", "is", null)
+    .execute();
+  throw invalidGrant("The code was already used; the tokens it issued are revoked");
 }
 
 async function refresh(db: Db, client: OAuthClientsTable, form: URLSearchParams): Promise<IssuedTokens> {
@@ -251,6 +292,7 @@ async function refresh(db: Db, client: OAuthClientsTable, form: URLSearchParams)
     .select([
       "oauth_tokens.id",
       "oauth_tokens.grant_id",
+      "oauth_tokens.code_hash",
       "oauth_tokens.scopes",
       "oauth_tokens.expires_at",
       "oauth_tokens.used_at",
@@ -281,16 +323,22 @@ async function refresh(db: Db, client: OAuthClientsTable, form: URLSearchParams)
     }
     scopes = formatScopes(wanted);
   }
-  return db.transaction().execute(async (trx) => {
-    const used = await trx
-      .updateTable("oauth_tokens")
-      .set({ used_at: isoNow() })
-      .where("id", "=", row.id)
-      .where("used_at", "is", null)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) === 0) throw invalidGrant("The refresh token was already used");
-    return issueTokens(trx, row.grant_id, scopes, null);
-  });
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const used = await trx
+        .updateTable("oauth_tokens")
+        .set({ used_at: isoNow() })
+        .where("id", "=", row.id)
+        .where("used_at", "is", null)
+        .executeTakeFirst();
+      if (Number(used.numUpdatedRows) === 0) throw new Reused();
+      return issueTokens(trx, row.grant_id, { access: scopes, refresh: row.scopes }, row.code_hash);
+    });
+  } catch (error) {
+    if (!(error instanceof Reused)) throw error;
+    await revokeGrant(db, row.grant_id);
+    throw invalidGrant("The refresh token was already used; access has been revoked");
+  }
 }
 
 async function guarded(context: AppLoadContext, run: () => Promise<Response>): Promise<Response> {
@@ -305,10 +353,11 @@ async function guarded(context: AppLoadContext, run: () => Promise<Response>): P
   }
 }
 
-/** Per client: a flood of token requests is refused before any secret is compared. */
+/** Per client and address: a flood of token requests is refused before any secret is compared. */
 async function throttle(context: AppLoadContext, request: Request, form: URLSearchParams) {
-  const clientKey =
-    basicCredentials(request.headers.get("authorization"))?.id ?? form.get("client_id") ?? `ip:${context.request.ip}`;
+  // Per client and address: a client_id is public, so counting it alone would let anyone lock an app out.
+  const clientId = basicCredentials(request.headers.get("authorization"))?.id ?? form.get("client_id") ?? "";
+  const clientKey = `${clientId}|${context.request.ip}`;
   const waitSeconds = await context.services.oauthThrottle.token(clientKey);
   if (waitSeconds > 0) {
     throw new OAuthError(429, "invalid_request", `Too many requests for this client; retry in ${waitSeconds} s`, {
@@ -399,7 +448,8 @@ export function introspectionEndpoint(request: Request, context: AppLoadContext,
         active: true,
         scope: row.scopes,
         client_id: row.client_id,
-        username: row.email,
+        // The e-mail address is what read_profile grants; without it, the subject id only.
+        ...(parseScopes(row.scopes).includes("read_profile") ? { username: row.email } : {}),
         sub: row.user_id,
         token_type: row.kind === "access" ? "Bearer" : "refresh_token",
         exp: Math.floor(Date.parse(row.expires_at) / 1000),

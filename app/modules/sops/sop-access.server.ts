@@ -7,7 +7,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { Role } from "~db/schema";
 import { forbidden, notFound } from "~/lib/http.server";
-import { requireIntegrator, requireScope } from "~/modules/auth/bearer.server";
+import { requireIntegrator } from "~/modules/auth/bearer.server";
 import { requireOperator } from "~/modules/tenancy/access.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { workspaceOf } from "~/modules/tenancy/workspaces.server";
@@ -30,12 +30,8 @@ export async function requireSopAccess(
   let userId: string;
   let onlyWorkspace: string | null = null;
   if (request.headers.has("authorization")) {
-    const integrator = await requireIntegrator(request, context);
-    if (integrator.credential.kind === "oauth") {
-      // OAuth scopes grant reading; managing SOPs (rotation) is an operator's act, with an API key.
-      if (minimum !== "viewer") throw forbidden("Managing SOPs needs an API key, not an OAuth access token");
-      requireScope(integrator, "read_data");
-    }
+    // OAuth tokens may read (read_data); managing SOPs (rotation) is an operator's act, with an API key.
+    const integrator = await requireIntegrator(request, context, minimum === "viewer" ? "read_data" : undefined);
     userId = integrator.user.id;
     onlyWorkspace = integrator.credential.workspaceId;
   } else {
