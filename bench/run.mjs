@@ -33,6 +33,11 @@ const TARGETS = [
     headers: async (server) => ({ authorization: `Bearer ${benchKey(server)}` }),
   },
   {
+    name: "token API (OAuth access token)",
+    path: "/api/auth/me",
+    headers: async (server) => ({ authorization: `Bearer ${await benchAccessToken(server)}` }),
+  },
+  {
     name: "SOP trigger (verify + replay check + enqueue)",
     path: "/api/sops/bench-sop/trigger",
     method: "POST",
@@ -41,8 +46,50 @@ const TARGETS = [
   },
 ];
 
-/** A SOP with no steps and its trigger, made through the console as an operator would; returns the secret. */
-async function benchTriggerSecret({ baseUrl }) {
+/**
+ * An OAuth access token of the demo operator (whose limits `benchKey` raised): an app registered in the console,
+ * the authorization page approved, the code exchanged as the spec shows.
+ */
+async function benchAccessToken({ baseUrl }) {
+  const session = await consoleSession(baseUrl);
+  const registered = await (
+    await session.post("/settings/integrations/oauth-apps", {
+      intent: "register",
+      name: "Bench app",
+      clientType: "confidential",
+      redirectUris: "https://bench.example.test/callback",
+    })
+  ).text();
+  const clientId = /data-testid="client-id">([^<]+)</.exec(registered)?.[1];
+  const clientSecret = /data-testid="client-secret">([^<]+)</.exec(registered)?.[1];
+  if (!clientId || !clientSecret) throw new Error("could not register the bench OAuth app");
+  const query = `?client_id=${clientId}&response_type=code&scope=read_profile`;
+  const consent = await (
+    await fetch(`${baseUrl}/oauth/authorize${query}`, { headers: { cookie: session.cookie() } })
+  ).text();
+  const ticket = /name="ticket" value="([^"]+)"/.exec(consent)?.[1];
+  if (!ticket) throw new Error("no consent page for the bench OAuth app");
+  const approved = await session.post(`/oauth/authorize${query}`, { query, ticket, decision: "approve" });
+  const code = new URL(approved.headers.get("location") ?? "http://x").searchParams.get("code");
+  if (!code) throw new Error(`the bench OAuth approval answered ${approved.status}`);
+  const tokens = await (
+    await fetch(`${baseUrl}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        client_id: clientId,
+        client_secret: clientSecret,
+      }),
+    })
+  ).json();
+  if (!tokens.access_token) throw new Error(`the bench token exchange failed: ${JSON.stringify(tokens)}`);
+  return tokens.access_token;
+}
+
+/** The demo operator signed in to the console, with Harbor Bakery open: `post` sends forms as a browser does. */
+async function consoleSession(baseUrl) {
   let cookie = "";
   const post = async (path, fields) => {
     const response = await fetch(baseUrl + path, {
@@ -60,10 +107,16 @@ async function benchTriggerSecret({ baseUrl }) {
   const workspaceId = /name="workspaceId" value="([^"]+)"/.exec(picker)?.[1];
   if (!workspaceId) throw new Error("the demo operator has no workspace to open");
   await post("/?index", { intent: "select", workspaceId });
-  const created = await post("/settings/sops?index", { name: "Bench", slug: "bench-sop", description: "" });
+  return { post, cookie: () => cookie };
+}
+
+/** A SOP with no steps and its trigger, made through the console as an operator would; returns the secret. */
+async function benchTriggerSecret({ baseUrl }) {
+  const session = await consoleSession(baseUrl);
+  const created = await session.post("/settings/sops?index", { name: "Bench", slug: "bench-sop", description: "" });
   const id = /\/settings\/sops\/([0-9A-Z]{26})/.exec(created.headers.get("location") ?? "")?.[1];
   if (!id) throw new Error(`could not create the bench SOP: ${created.status} ${await created.text()}`);
-  const page = await (await post(`/settings/sops/${id}`, { intent: "create-trigger" })).text();
+  const page = await (await session.post(`/settings/sops/${id}`, { intent: "create-trigger" })).text();
   const secret = /data-testid="trigger-secret">([^<]+)</.exec(page)?.[1];
   if (!secret) throw new Error("no trigger secret on the SOP page");
   return secret;
