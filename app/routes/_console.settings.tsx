@@ -8,6 +8,7 @@ import { EmailSchema } from "~/modules/accounts/users.server";
 import { requireWorkspace } from "~/modules/tenancy/access.server";
 import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
 import { ASSIGNABLE_ROLES, roleAtLeast } from "~/modules/tenancy/roles";
+import { ConfirmForm } from "~/ui/confirm-form";
 import { Field, FormMessage } from "~/ui/form";
 
 export const meta: MetaFunction = () => [{ title: "Workspace settings · Atrium" }];
@@ -55,12 +56,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
         throw badRequest("Unknown action");
     }
   });
-}
-
-function confirmSubmit(message: string) {
-  return (event: React.FormEvent<HTMLFormElement>) => {
-    if (!window.confirm(message)) event.preventDefault();
-  };
 }
 
 export default function Settings() {
@@ -147,13 +142,14 @@ export default function Settings() {
                 </td>
                 <td>
                   {m.role !== "owner" && canManage ? (
-                    <Form method="post" onSubmit={confirmSubmit(`Remove ${m.email} from ${workspace.name}?`)}>
-                      <input type="hidden" name="intent" value="remove-member" />
-                      <input type="hidden" name="userId" value={m.userId} />
+                    <ConfirmForm
+                      confirm={`Remove ${m.email} from ${workspace.name}?`}
+                      fields={{ intent: "remove-member", userId: m.userId }}
+                    >
                       <button type="submit" className="secondary">
                         Remove
                       </button>
-                    </Form>
+                    </ConfirmForm>
                   ) : null}
                 </td>
               </tr>

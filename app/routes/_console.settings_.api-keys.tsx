@@ -1,7 +1,7 @@
 // /settings/api-keys — "API Keys": generate (shown once), list with usage, roll, revoke. Per account, so it
 // needs no selected workspace.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
@@ -11,6 +11,9 @@ import { findRateLimits } from "~/modules/accounts/users.server";
 import { TIER_PLANS } from "~/modules/plans/tiers";
 import { operatorWorkspaces, requireOperator } from "~/modules/tenancy/access.server";
 import { FormMessage } from "~/ui/form";
+import { ConfirmForm } from "~/ui/confirm-form";
+import { Pager } from "~/ui/pager";
+import { pageCount, pageOf } from "~/lib/pagination.server";
 
 export const meta: MetaFunction = () => [{ title: "API Keys · Atrium" }];
 
@@ -32,10 +35,10 @@ const ROTATE_AFTER_DAYS = 90;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await requireOperator(request, context);
   const { db, apiRateLimit } = context.services;
-  const page = Math.max(1, Number(new URL(request.url).searchParams.get("page")) || 1);
+  const { page, ...window } = pageOf(request, PAGE_SIZE);
   const keys = apiKeysOf(db, session.user);
   const [list, total, active, workspaces, limits] = await Promise.all([
-    keys.list({ size: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+    keys.list(window),
     keys.count(),
     keys.activeCount(),
     operatorWorkspaces(context, session),
@@ -62,7 +65,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     active,
     keys: rows,
     page,
-    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    pages: pageCount(total, PAGE_SIZE),
     workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })),
     origin: new URL(request.url).origin,
   };
@@ -257,20 +260,14 @@ export default function ApiKeys() {
                             Roll
                           </button>
                         </Form>
-                        <Form
-                          method="post"
-                          onSubmit={(event) => {
-                            if (!window.confirm(`Revoke “${k.name}”? Anything using it stops working at once.`)) {
-                              event.preventDefault();
-                            }
-                          }}
+                        <ConfirmForm
+                          confirm={`Revoke “${k.name}”? Anything using it stops working at once.`}
+                          fields={{ intent: "revoke", keyId: k.id }}
                         >
-                          <input type="hidden" name="intent" value="revoke" />
-                          <input type="hidden" name="keyId" value={k.id} />
                           <button type="submit" className="danger" aria-label={`Revoke ${k.name}`}>
                             Revoke
                           </button>
-                        </Form>
+                        </ConfirmForm>
                       </div>
                     ) : null}
                   </td>
@@ -279,15 +276,7 @@ export default function ApiKeys() {
             </tbody>
           </table>
         )}
-        {pages > 1 ? (
-          <nav aria-label="Pages of keys" className="pager">
-            {page > 1 ? <Link to={`?page=${page - 1}`}>Newer</Link> : null}
-            <span>
-              Page {page} of {pages}
-            </span>
-            {page < pages ? <Link to={`?page=${page + 1}`}>Older</Link> : null}
-          </nav>
-        ) : null}
+        <Pager page={page} pages={pages} label="Pages of keys" />
       </section>
     </>
   );

@@ -1,12 +1,13 @@
 // /settings/integrations/connected-apps — the apps this user authorized: scopes, last use, "Revoke access".
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { connectedAppsOf } from "~/modules/oauth/connected-apps.server";
 import { requireOperator } from "~/modules/tenancy/access.server";
 import { FormMessage } from "~/ui/form";
+import { ConfirmForm } from "~/ui/confirm-form";
 
 export const meta: MetaFunction = () => [{ title: "Connected apps · Atrium" }];
 
@@ -65,17 +66,11 @@ export default function ConnectedApps() {
                   <td>{app.authorizedAt.slice(0, 10)}</td>
                   <td>{app.lastUsedAt ? app.lastUsedAt.slice(0, 16).replace("T", " ") : "Never"}</td>
                   <td>
-                    <Form
-                      method="post"
-                      onSubmit={(event) => {
-                        if (!window.confirm(`Revoke the access of “${app.app}”?`)) event.preventDefault();
-                      }}
-                    >
-                      <input type="hidden" name="grantId" value={app.grantId} />
+                    <ConfirmForm confirm={`Revoke the access of “${app.app}”?`} fields={{ grantId: app.grantId }}>
                       <button type="submit" className="danger" aria-label={`Revoke access of ${app.app}`}>
                         Revoke access
                       </button>
-                    </Form>
+                    </ConfirmForm>
                   </td>
                 </tr>
               ))}

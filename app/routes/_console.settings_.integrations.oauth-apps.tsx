@@ -11,6 +11,7 @@ import { AppFields, oauthAppsOf } from "~/modules/oauth/clients.server";
 import { issuerOf } from "~/modules/oauth/issuer.server";
 import { requireOperator } from "~/modules/tenancy/access.server";
 import { FormMessage } from "~/ui/form";
+import { ConfirmForm } from "~/ui/confirm-form";
 
 export const meta: MetaFunction = () => [{ title: "OAuth apps · Atrium" }];
 
@@ -184,33 +185,23 @@ export default function OAuthApps() {
                   <td>
                     <div className="key-actions">
                       {app.clientType === "confidential" ? (
-                        <Form
-                          method="post"
-                          onSubmit={(event) => {
-                            if (!window.confirm(`Rotate the secret of “${app.name}”? The current one stops at once.`))
-                              event.preventDefault();
-                          }}
+                        <ConfirmForm
+                          confirm={`Rotate the secret of “${app.name}”? The current one stops at once.`}
+                          fields={{ intent: "rotate", clientId: app.clientId }}
                         >
-                          <input type="hidden" name="intent" value="rotate" />
-                          <input type="hidden" name="clientId" value={app.clientId} />
                           <button type="submit" className="secondary" aria-label={`Rotate secret of ${app.name}`}>
                             Rotate secret
                           </button>
-                        </Form>
+                        </ConfirmForm>
                       ) : null}
-                      <Form
-                        method="post"
-                        onSubmit={(event) => {
-                          if (!window.confirm(`Delete “${app.name}”? Everyone connected loses access at once.`))
-                            event.preventDefault();
-                        }}
+                      <ConfirmForm
+                        confirm={`Delete “${app.name}”? Everyone connected loses access at once.`}
+                        fields={{ intent: "delete", clientId: app.clientId }}
                       >
-                        <input type="hidden" name="intent" value="delete" />
-                        <input type="hidden" name="clientId" value={app.clientId} />
                         <button type="submit" className="danger" aria-label={`Delete ${app.name}`}>
                           Delete
                         </button>
-                      </Form>
+                      </ConfirmForm>
                     </div>
                   </td>
                 </tr>

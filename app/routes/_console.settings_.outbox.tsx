@@ -1,9 +1,11 @@
 // /settings/outbox — e-mail this workspace sent: the development outbox when SMTP_URL is unset (nothing left
 // the server), otherwise a record of what went to the mail server.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { mailOf } from "~/modules/mail/mail.server";
+import { pageCount, pageOf } from "~/lib/pagination.server";
 import { requireWorkspace } from "~/modules/tenancy/access.server";
+import { Pager } from "~/ui/pager";
 
 export const meta: MetaFunction = () => [{ title: "Outbox · Atrium" }];
 
@@ -11,16 +13,13 @@ const PAGE_SIZE = 20;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { workspace } = await requireWorkspace(request, context);
-  const page = Math.min(10_000, Math.max(1, Math.floor(Number(new URL(request.url).searchParams.get("page"))) || 1));
+  const { page, ...window } = pageOf(request, PAGE_SIZE);
   const mail = mailOf(context.services.db, workspace.id);
-  const [messages, total] = await Promise.all([
-    mail.list({ size: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
-    mail.count(),
-  ]);
+  const [messages, total] = await Promise.all([mail.list(window), mail.count()]);
   return {
     messages,
     page,
-    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    pages: pageCount(total, PAGE_SIZE),
     transport: context.services.mailer.transport,
   };
 }
@@ -54,13 +53,7 @@ export default function Outbox() {
             ))}
           </ul>
         )}
-        {pages > 1 ? (
-          <nav aria-label="Pages of messages" className="pager">
-            {page > 1 ? <Link to={`?page=${page - 1}`}>Newer</Link> : null}
-            <span>{`Page ${page} of ${pages}`}</span>
-            {page < pages ? <Link to={`?page=${page + 1}`}>Older</Link> : null}
-          </nav>
-        ) : null}
+        <Pager page={page} pages={pages} label="Pages of messages" />
       </section>
     </>
   );

@@ -21,6 +21,9 @@ import type { StepDescription, StoredStep } from "~/modules/sops/steps/types";
 import { requireWorkspace } from "~/modules/tenancy/access.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { FormMessage } from "~/ui/form";
+import { ConfirmForm } from "~/ui/confirm-form";
+import { Pager } from "~/ui/pager";
+import { pageCount, pageOf } from "~/lib/pagination.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.sop.name ?? "SOP"} · SOPs · Atrium` },
@@ -45,12 +48,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const sops = sopsOf(context.services.db, workspace.id, context.services.secrets);
   const sop = await findSop(sops, params.sopId!);
   const url = new URL(request.url);
-  const page = Math.min(10_000, Math.max(1, Math.floor(Number(url.searchParams.get("page"))) || 1));
+  const { page, ...window } = pageOf(request, RUNS_PER_PAGE);
   const canEdit = roleAtLeast(role, "admin");
   const [trigger, failures, runs, deliveries, callbackSecret] = await Promise.all([
     sops.trigger(sop.id),
     sops.failures(sop.id),
-    sops.runs(sop.id, { size: RUNS_PER_PAGE, offset: (page - 1) * RUNS_PER_PAGE }),
+    sops.runs(sop.id, window),
     sops.deliveries(sop.id),
     // A secret sealed under another app key does not open: the page says so instead of failing.
     canEdit ? sops.callbackSecret(sop.id).catch(() => "unreadable" as const) : Promise.resolve(null),
@@ -68,7 +71,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     failures,
     runs: runs.runs,
     page,
-    pages: Math.max(1, Math.ceil(runs.total / RUNS_PER_PAGE)),
+    pages: pageCount(runs.total, RUNS_PER_PAGE),
     deliveries,
     callbackSecret,
     stepTypes: STEP_TYPES,
@@ -502,30 +505,22 @@ function TriggerPanel() {
           ) : null}
           {canEdit ? (
             <div className="key-actions">
-              <Form
-                method="post"
-                onSubmit={(event) => {
-                  if (!window.confirm("Rotate the secret? The current one stops working at once."))
-                    event.preventDefault();
-                }}
+              <ConfirmForm
+                confirm="Rotate the secret? The current one stops working at once."
+                fields={{ triggerId: trigger.id }}
               >
-                <input type="hidden" name="triggerId" value={trigger.id} />
                 <button type="submit" name="intent" value="rotate-trigger">
                   Rotate secret
                 </button>
-              </Form>
-              <Form
-                method="post"
-                onSubmit={(event) => {
-                  if (!window.confirm("Delete the trigger? Signed requests are refused until you create another."))
-                    event.preventDefault();
-                }}
+              </ConfirmForm>
+              <ConfirmForm
+                confirm="Delete the trigger? Signed requests are refused until you create another."
+                fields={{ triggerId: trigger.id }}
               >
-                <input type="hidden" name="triggerId" value={trigger.id} />
                 <button type="submit" name="intent" value="delete-trigger" className="danger">
                   Delete trigger
                 </button>
-              </Form>
+              </ConfirmForm>
             </div>
           ) : null}
         </>
@@ -589,13 +584,7 @@ function Runs() {
           ))}
         </ul>
       )}
-      {pages > 1 ? (
-        <nav aria-label="Pages of runs" className="pager">
-          {page > 1 ? <Link to={`?page=${page - 1}`}>Newer</Link> : null}
-          <span>{`Page ${page} of ${pages}`}</span>
-          {page < pages ? <Link to={`?page=${page + 1}`}>Older</Link> : null}
-        </nav>
-      ) : null}
+      <Pager page={page} pages={pages} label="Pages of runs" />
     </section>
   );
 }

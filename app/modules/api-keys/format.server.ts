@@ -4,9 +4,10 @@
  * makes a leaked key recognisable to secret scanners; the checksum refuses a mistyped or made-up key
  * without a database lookup.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import type { KeyEnvironment } from "~db/schema";
+import { sha256Hex } from "~/lib/hash.server";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 30;
@@ -56,5 +57,5 @@ export function looksLikeKey(token: string): boolean {
 }
 
 export function hashKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return sha256Hex(key);
 }

@@ -5,10 +5,10 @@
  * never pays a database read for it. Another process blocks the address at its next failure there
  * (docs/decisions/009-token-api.md).
  */
-import { createHash } from "node:crypto";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import type { DatabaseHandle } from "~db/client";
 import { createCounter } from "~db/rate-limit-store";
+import { sha256Base64url } from "~/lib/hash.server";
 
 export interface BearerFailures {
   /** Seconds this address must still wait, or 0. */
@@ -39,7 +39,7 @@ export function clientBlock(ip: string): string {
 export function createBearerFailures(handle: DatabaseHandle, perMinute: number): BearerFailures {
   const counter = createCounter(handle, { keyPrefix: "api-auth-ip", points: perMinute, durationSeconds: 60 });
   const blockedUntil = new Map<string, number>();
-  const keyOf = (ip: string) => createHash("sha256").update(clientBlock(ip)).digest("base64url");
+  const keyOf = (ip: string) => sha256Base64url(clientBlock(ip));
 
   return {
     blockedFor(ip) {

@@ -2,12 +2,12 @@
  * Operator sessions, kept in the database (docs/decisions/004-operator-sessions.md). The cookie holds a
  * 256-bit random secret; the table holds only its SHA-256, so a leaked table cannot be replayed.
  */
-import { createHash } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import { parse, serialize } from "cookie";
 import type { Db } from "~db/client";
 import type { SessionRow } from "~db/schema";
 import { addDays, now } from "~/lib/clock.server";
+import { sha256Hex } from "~/lib/hash.server";
 import { newSecret } from "~/lib/ids.server";
 import type { User } from "~/modules/accounts/users.server";
 
@@ -25,7 +25,7 @@ export function cookieName(context: AppLoadContext): string {
   return context.services.env.cookieSecure ? "__Host-atrium_session" : "atrium_session";
 }
 
-const hashOf = (secret: string) => createHash("sha256").update(secret).digest("hex");
+const hashOf = sha256Hex;
 
 function secretFrom(request: Request, context: AppLoadContext): string | undefined {
   const header = request.headers.get("cookie");

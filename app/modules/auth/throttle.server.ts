@@ -5,11 +5,11 @@
  * live in the database (rate-limiter-flexible): they survive restarts and are shared between processes on
  * Postgres.
  */
-import { createHash } from "node:crypto";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import type { DatabaseHandle } from "~db/client";
 import { createCounter } from "~db/rate-limit-store";
 import type { Env } from "~/lib/env.server";
+import { sha256Base64url } from "~/lib/hash.server";
 import { tooManyRequests } from "~/lib/http.server";
 
 export interface AuthThrottle {
@@ -22,7 +22,7 @@ export interface AuthThrottle {
 }
 
 /** Counter keys never hold an address or email in clear: the table is not a second user directory. */
-const keyOf = (value: string) => createHash("sha256").update(value.trim().toLowerCase()).digest("base64url");
+const keyOf = (value: string) => sha256Base64url(value.trim().toLowerCase());
 
 export function createAuthThrottle(handle: DatabaseHandle, env: Env): AuthThrottle {
   const options = { points: env.AUTH_THROTTLE_MAX_FAILURES, durationSeconds: env.AUTH_THROTTLE_WINDOW_MINUTES * 60 };

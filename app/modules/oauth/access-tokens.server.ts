@@ -8,7 +8,7 @@ import type { Tier, UserStatus } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
 import type { BearerVerifier } from "~/modules/auth/bearer.server";
 import { rateLimitsOf } from "~/modules/plans/tiers";
-import { hashToken } from "./authorization.server";
+import { sha256Hex } from "~/lib/hash.server";
 import { parseScopes } from "./scopes";
 import { ACCESS_TOKEN_PREFIX } from "./tokens.server";
 
@@ -35,7 +35,7 @@ export const oauthAccessTokenVerifier: BearerVerifier = {
       from oauth_tokens t
       join oauth_grants g on g.id = t.grant_id
       join users u on u.id = g.user_id
-      where t.token_hash = ${hashToken(token)} and t.kind = 'access' and t.revoked_at is null
+      where t.token_hash = ${sha256Hex(token)} and t.kind = 'access' and t.revoked_at is null
         and g.revoked_at is null and t.expires_at > ${isoNow()}`.execute(context.services.db);
     const row = rows[0];
     if (!row) return null;

@@ -4,18 +4,16 @@
  * shown on an error page and never redirected to (an open redirector otherwise); every other error goes back
  * to the client's redirect URI with `error` and `state` (§4.1.2.1).
  */
-import { createHash } from "node:crypto";
 import { isUniqueViolation, type Db } from "~db/client";
 import type { OAuthClientsTable } from "~db/schema";
 import { isoNow, now } from "~/lib/clock.server";
+import { sha256Hex } from "~/lib/hash.server";
 import { newId, newSecret } from "~/lib/ids.server";
 import { findClient, redirectUriMatches } from "./clients.server";
 import { formatScopes, isScope, parseScopes } from "./scopes";
 
 export const CODE_TTL_SECONDS = 600;
 const CODE_PREFIX = "atr_code_";
-
-export const hashToken = (value: string) => createHash("sha256").update(value).digest("hex");
 
 export interface AuthorizationRequest {
   client: OAuthClientsTable;
@@ -164,7 +162,7 @@ async function approveOnce(db: Db, request: AuthorizationRequest, userId: string
     await trx
       .insertInto("oauth_codes")
       .values({
-        code_hash: hashToken(code),
+        code_hash: sha256Hex(code),
         grant_id: grantId!,
         client_id: request.client.id,
         redirect_uri: request.redirectUri,

@@ -3,7 +3,8 @@
  * once and stored as a SHA-256; a public client (a single-page or native app) has none and must use PKCE.
  * Redirect URIs are compared exactly (RFC 9700 §2.1): no prefixes, no wildcards.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
+import { sha256Hex } from "~/lib/hash.server";
 import { z } from "zod";
 import type { Db } from "~db/client";
 import type { OAuthClientType, OAuthClientsTable } from "~db/schema";
@@ -15,7 +16,7 @@ export const CLIENT_ID_PREFIX = "atr_client_";
 export const CLIENT_SECRET_PREFIX = "atr_cs_";
 const MAX_REDIRECT_URIS = 10;
 
-export const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
+const hashSecret = sha256Hex;
 
 /** Constant-time comparison of a presented secret with a stored hash. */
 export function secretMatches(secret: string, hash: string | null): boolean {

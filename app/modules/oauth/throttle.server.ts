@@ -3,11 +3,11 @@
  * authorization (login and consent) pages per client address. Counters live in the database like the
  * sign-in throttle's, so they are shared between processes on Postgres.
  */
-import { createHash } from "node:crypto";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import type { DatabaseHandle } from "~db/client";
 import { createCounter } from "~db/rate-limit-store";
 import type { Env } from "~/lib/env.server";
+import { sha256Base64url } from "~/lib/hash.server";
 
 export interface OAuthThrottle {
   /** Seconds to wait before this client may call the token endpoints again; 0 when admitted. */
@@ -15,8 +15,6 @@ export interface OAuthThrottle {
   /** The same for the authorization pages, per client address. */
   authorize(ip: string): Promise<number>;
 }
-
-const keyOf = (value: string) => createHash("sha256").update(value).digest("base64url");
 
 export function createOAuthThrottle(handle: DatabaseHandle, env: Env): OAuthThrottle {
   const token = createCounter(handle, {
@@ -31,7 +29,7 @@ export function createOAuthThrottle(handle: DatabaseHandle, env: Env): OAuthThro
   });
   const take = async (counter: typeof token, key: string) => {
     try {
-      await counter.consume(keyOf(key));
+      await counter.consume(sha256Base64url(key));
       return 0;
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;

@@ -7,14 +7,13 @@
  * every use, and a refresh token presented a second time (stolen or replayed) revokes the whole grant. A code
  * works once for 10 minutes; a second use revokes what the first one issued.
  */
-import { createHash } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import type { Db } from "~db/client";
 import type { OAuthClientsTable } from "~db/schema";
 import { isoNow, now } from "~/lib/clock.server";
+import { sha256Base64url, sha256Hex } from "~/lib/hash.server";
 import { readBodyBytes } from "~/lib/http.server";
 import { newId, newSecret } from "~/lib/ids.server";
-import { hashToken } from "./authorization.server";
 import { findClient, secretMatches } from "./clients.server";
 import { formatScopes, parseScopes } from "./scopes";
 
@@ -177,7 +176,7 @@ async function issueTokens(
       {
         ...base,
         id: newId(),
-        token_hash: hashToken(access),
+        token_hash: sha256Hex(access),
         kind: "access",
         scopes: scopes.access,
         expires_at: new Date(at + ACCESS_TOKEN_TTL_SECONDS * 1000).toISOString(),
@@ -185,7 +184,7 @@ async function issueTokens(
       {
         ...base,
         id: newId(),
-        token_hash: hashToken(refresh),
+        token_hash: sha256Hex(refresh),
         kind: "refresh",
         scopes: scopes.refresh,
         expires_at: new Date(at + REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString(),
@@ -220,12 +219,10 @@ export async function revokeGrant(db: Db, grantId: string): Promise<void> {
   });
 }
 
-const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
-
 async function exchangeCode(db: Db, client: OAuthClientsTable, form: URLSearchParams): Promise<IssuedTokens> {
   const code = form.get("code");
   if (!code) throw invalidRequest("code is required");
-  const codeHash = hashToken(code);
+  const codeHash = sha256Hex(code);
   const row = await db
     .selectFrom("oauth_codes")
     .innerJoin("oauth_grants", "oauth_grants.id", "oauth_codes.grant_id")
@@ -245,7 +242,7 @@ async function exchangeCode(db: Db, client: OAuthClientsTable, form: URLSearchPa
   const verifier = form.get("code_verifier");
   if (row.code_challenge) {
     if (!verifier) throw invalidGrant("code_verifier is required: the authorization request used PKCE");
-    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || s256(verifier) !== row.code_challenge) {
+    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || sha256Base64url(verifier) !== row.code_challenge) {
       throw invalidGrant("code_verifier does not match the code_challenge");
     }
   } else if (verifier) {
@@ -300,7 +297,7 @@ async function refresh(db: Db, client: OAuthClientsTable, form: URLSearchParams)
       "oauth_grants.client_id",
       "oauth_grants.revoked_at as grant_revoked_at",
     ])
-    .where("oauth_tokens.token_hash", "=", hashToken(token))
+    .where("oauth_tokens.token_hash", "=", sha256Hex(token))
     .where("oauth_tokens.kind", "=", "refresh")
     .executeTakeFirst();
   if (!row || row.client_id !== client.id)
@@ -395,7 +392,7 @@ export function revocationEndpoint(request: Request, context: AppLoadContext): P
       .selectFrom("oauth_tokens")
       .innerJoin("oauth_grants", "oauth_grants.id", "oauth_tokens.grant_id")
       .select(["oauth_tokens.id", "oauth_tokens.kind", "oauth_tokens.grant_id", "oauth_grants.client_id"])
-      .where("oauth_tokens.token_hash", "=", hashToken(token))
+      .where("oauth_tokens.token_hash", "=", sha256Hex(token))
       .executeTakeFirst();
     if (row && row.client_id === client.id) {
       if (row.kind === "refresh") await revokeGrant(db, row.grant_id);
@@ -431,7 +428,7 @@ export function introspectionEndpoint(request: Request, context: AppLoadContext,
         "users.email",
         "users.status",
       ])
-      .where("oauth_tokens.token_hash", "=", hashToken(token))
+      .where("oauth_tokens.token_hash", "=", sha256Hex(token))
       .executeTakeFirst();
     const headers = { "Cache-Control": "no-store" };
     const active =

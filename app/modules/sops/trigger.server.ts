@@ -6,11 +6,11 @@
  * the console, counts towards the client address's failure budget (the same per-address block as the token
  * API's bearer failures), and a burst on one trigger is logged as a warning.
  */
-import { createHash } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { isUniqueViolation } from "~db/client";
 import { isoNow, now } from "~/lib/clock.server";
+import { sha256Hex } from "~/lib/hash.server";
 import { HttpError, badRequest, issuesOf, notFound, readBodyBytes, tooManyRequests } from "~/lib/http.server";
 import { newId } from "~/lib/ids.server";
 import { queueRun } from "./runs.server";
@@ -147,7 +147,7 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
 
   // A signature is accepted once: its record commits with the run, so the first of two racing copies wins and
   // the other is a replay. The row outlives the window in which the timestamp would pass anyway.
-  const signatureHash = createHash("sha256").update(`${sop.trigger_id}:${headers.signature!.trim()}`).digest("hex");
+  const signatureHash = sha256Hex(`${sop.trigger_id}:${headers.signature!.trim()}`);
   // Twice the window: nodes whose clocks disagree by up to a window still see the record while they would
   // accept the timestamp.
   const expiresAt = new Date((Number(headers.timestamp) + 2 * env.SOP_TRIGGER_MAX_AGE_SECONDS) * 1000).toISOString();
