@@ -11,14 +11,15 @@ import {
 } from "@remix-run/node";
 import { Form, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import type { AppLoadContext } from "@remix-run/node";
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { readBodyBytes } from "~/lib/http.server";
 import {
   AuthorizePageError,
   AuthorizeRedirectError,
   approve,
+  consentTicket,
   redirectWith,
   rememberedConsent,
+  ticketMatches,
   validateAuthorizationRequest,
 } from "~/modules/oauth/authorization.server";
 import { issuerOf } from "~/modules/oauth/issuer.server";
@@ -93,14 +94,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/**
- * Binds an Approve to the page the user saw and the account it named: a keyed hash of the session and the
- * request. A post from another account (switched in another tab) or for another request does not match.
- */
-function consentTicket(sessionId: string, query: string): string {
-  return createHmac("sha256", sessionId).update(query).digest("base64url");
-}
-
 export async function action({ request, context }: ActionFunctionArgs) {
   await throttle(context);
   const session = await requireOperator(request, context);
@@ -112,9 +105,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const issuer = issuerOf(request, context);
   const query = form.get("query") ?? "";
-  const ticket = Buffer.from(form.get("ticket") ?? "");
-  const expected = Buffer.from(consentTicket(session.id, query));
-  if (ticket.length !== expected.length || !timingSafeEqual(ticket, expected)) {
+  if (!ticketMatches(form.get("ticket") ?? "", session.id, query)) {
     throw data(
       {
         problem:

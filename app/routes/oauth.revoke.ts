@@ -1,7 +1,7 @@
 // POST /oauth/revoke — token revocation (RFC 7009).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { oauthMethodNotAllowed, revocationEndpoint, withCors } from "~/modules/oauth/tokens.server";
+import { oauthMethodNotAllowed, revocationEndpoint } from "~/modules/oauth/tokens.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) => oauthMethodNotAllowed({ request });
 export const action = ({ request, context }: ActionFunctionArgs) =>
-  request.method === "POST" ? withCors(revocationEndpoint(request, context)) : oauthMethodNotAllowed({ request });
+  request.method === "POST" ? revocationEndpoint(request, context) : oauthMethodNotAllowed({ request });

@@ -1,7 +1,7 @@
 // POST /oauth/token — authorization_code and refresh_token grants (spec: OAuth 2.0; RFC 6749 §3.2).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { oauthMethodNotAllowed, tokenEndpoint, withCors } from "~/modules/oauth/tokens.server";
+import { oauthMethodNotAllowed, tokenEndpoint } from "~/modules/oauth/tokens.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) => oauthMethodNotAllowed({ request });
 export const action = ({ request, context }: ActionFunctionArgs) =>
-  request.method === "POST" ? withCors(tokenEndpoint(request, context)) : oauthMethodNotAllowed({ request });
+  request.method === "POST" ? tokenEndpoint(request, context) : oauthMethodNotAllowed({ request });

@@ -20,13 +20,12 @@ export function contactEventsOf(db: Db, workspaceId: string) {
   const rows = () => db.selectFrom("contact_events").where("workspace_id", "=", workspaceId);
   return {
     async record(event: NewContactEvent): Promise<{ id: string; duplicate: boolean }> {
-      if (event.idempotencyKey) {
-        const previous = await rows()
-          .select("id")
-          .where("idempotency_key", "=", event.idempotencyKey)
-          .executeTakeFirst();
-        if (previous) return { id: previous.id, duplicate: true };
-      }
+      const byKey = () =>
+        event.idempotencyKey
+          ? rows().select("id").where("idempotency_key", "=", event.idempotencyKey).executeTakeFirst()
+          : Promise.resolve(undefined);
+      const previous = await byKey();
+      if (previous) return { id: previous.id, duplicate: true };
       const id = newId();
       try {
         await db
@@ -43,7 +42,9 @@ export function contactEventsOf(db: Db, workspaceId: string) {
           })
           .execute();
       } catch (error) {
-        if (isUniqueViolation(error)) return { id, duplicate: true };
+        // A retry raced this one on the same key: answer with the event it wrote.
+        const winner = isUniqueViolation(error) ? await byKey() : undefined;
+        if (winner) return { id: winner.id, duplicate: true };
         throw error;
       }
       return { id, duplicate: false };

@@ -68,23 +68,27 @@ export function createMailer(
     await db.updateTable("mail_messages").set({ status: "sent", error: null }).where("id", "=", id).execute();
   }
 
-  return {
-    transport,
-    async send(mail) {
-      if (mail.idempotencyKey) {
-        const previous = await db
+  /** The message already written under this mail's idempotency key, in its workspace. */
+  const byKey = (mail: OutgoingMail) =>
+    mail.idempotencyKey
+      ? db
           .selectFrom("mail_messages")
           .select(["id", "status"])
           .where("idempotency_key", "=", mail.idempotencyKey)
           .where((eb) =>
             mail.workspaceId === null ? eb("workspace_id", "is", null) : eb("workspace_id", "=", mail.workspaceId),
           )
-          .executeTakeFirst();
-        if (previous && previous.status !== "failed") return { id: previous.id, transport, duplicate: true };
-        if (previous) {
-          await deliver(previous.id, mail);
-          return { id: previous.id, transport, duplicate: false };
-        }
+          .executeTakeFirst()
+      : Promise.resolve(undefined);
+
+  return {
+    transport,
+    async send(mail) {
+      const previous = await byKey(mail);
+      if (previous && previous.status !== "failed") return { id: previous.id, transport, duplicate: true };
+      if (previous) {
+        await deliver(previous.id, mail);
+        return { id: previous.id, transport, duplicate: false };
       }
       const id = newId();
       try {
@@ -105,14 +109,8 @@ export function createMailer(
           .execute();
       } catch (error) {
         // Two attempts raced on the same key: the other one sends; answer with its message.
-        if (isUniqueViolation(error) && mail.idempotencyKey) {
-          const winner = await db
-            .selectFrom("mail_messages")
-            .select("id")
-            .where("idempotency_key", "=", mail.idempotencyKey)
-            .executeTakeFirstOrThrow();
-          return { id: winner.id, transport, duplicate: true };
-        }
+        const winner = isUniqueViolation(error) ? await byKey(mail) : undefined;
+        if (winner) return { id: winner.id, transport, duplicate: true };
         throw error;
       }
       await deliver(id, mail);

@@ -4,6 +4,7 @@
  * shown on an error page and never redirected to (an open redirector otherwise); every other error goes back
  * to the client's redirect URI with `error` and `state` (§4.1.2.1).
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { isUniqueViolation, type Db } from "~db/client";
 import type { OAuthClientsTable } from "~db/schema";
 import { isoNow, now } from "~/lib/clock.server";
@@ -98,6 +99,20 @@ export async function validateAuthorizationRequest(db: Db, params: URLSearchPara
     if (error instanceof AuthorizeRedirectError) throw error;
     return fail("invalid_request", `The request repeats ${(error as Error).message}`);
   }
+}
+
+/**
+ * Binds an Approve to the page the user saw and the account it named: a keyed hash of the session and the
+ * request. A post from another account (switched in another tab) or for another request does not match.
+ */
+export function consentTicket(sessionId: string, query: string): string {
+  return createHmac("sha256", sessionId).update(query).digest("base64url");
+}
+
+export function ticketMatches(ticket: string, sessionId: string, query: string): boolean {
+  const given = Buffer.from(ticket);
+  const expected = Buffer.from(consentTicket(sessionId, query));
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** The user's live consent to this app, if it covers every scope asked for (remembered consent). */

@@ -55,7 +55,7 @@ export function oauthMethodNotAllowed(args?: { request: Request }): Response {
 }
 
 /** The endpoint's answer with the CORS header every response of these endpoints carries. */
-export async function withCors(response: Promise<Response>): Promise<Response> {
+async function withCors(response: Promise<Response>): Promise<Response> {
   const answer = await response;
   answer.headers.set("Access-Control-Allow-Origin", "*");
   return answer;
@@ -363,12 +363,33 @@ async function throttle(context: AppLoadContext, request: Request, form: URLSear
   }
 }
 
+/**
+ * What the token, revocation and introspection endpoints share: the form (POST, form-encoded, no repeats), the
+ * per-client-and-address throttle, client authentication, OAuth error bodies, and the CORS header.
+ */
+function clientEndpoint(
+  request: Request,
+  context: AppLoadContext,
+  handle: (client: OAuthClientsTable, form: URLSearchParams, db: Db) => Promise<Response>,
+): Promise<Response> {
+  return withCors(
+    guarded(context, async () => {
+      const { db } = context.services;
+      const form = await readForm(request);
+      await throttle(context, request, form);
+      return handle(await authenticateClient(request, form, db), form, db);
+    }),
+  );
+}
+
+function tokenParameter(form: URLSearchParams): string {
+  const token = form.get("token");
+  if (!token) throw invalidRequest("token is required");
+  return token;
+}
+
 export function tokenEndpoint(request: Request, context: AppLoadContext): Promise<Response> {
-  return guarded(context, async () => {
-    const { db } = context.services;
-    const form = await readForm(request);
-    await throttle(context, request, form);
-    const client = await authenticateClient(request, form, db);
+  return clientEndpoint(request, context, async (client, form, db) => {
     const grantType = form.get("grant_type");
     let issued: IssuedTokens;
     if (grantType === "authorization_code") issued = await exchangeCode(db, client, form);
@@ -381,13 +402,8 @@ export function tokenEndpoint(request: Request, context: AppLoadContext): Promis
 
 /** RFC 7009: always 200 for a token the client may not know about; revoking a refresh token ends the grant. */
 export function revocationEndpoint(request: Request, context: AppLoadContext): Promise<Response> {
-  return guarded(context, async () => {
-    const { db } = context.services;
-    const form = await readForm(request);
-    await throttle(context, request, form);
-    const client = await authenticateClient(request, form, db);
-    const token = form.get("token");
-    if (!token) throw invalidRequest("token is required");
+  return clientEndpoint(request, context, async (client, form, db) => {
+    const token = tokenParameter(form);
     const row = await db
       .selectFrom("oauth_tokens")
       .innerJoin("oauth_grants", "oauth_grants.id", "oauth_tokens.grant_id")
@@ -404,13 +420,8 @@ export function revocationEndpoint(request: Request, context: AppLoadContext): P
 
 /** RFC 7662, for the client the token was issued to; any other token is simply inactive. */
 export function introspectionEndpoint(request: Request, context: AppLoadContext, issuer: string): Promise<Response> {
-  return guarded(context, async () => {
-    const { db } = context.services;
-    const form = await readForm(request);
-    await throttle(context, request, form);
-    const client = await authenticateClient(request, form, db);
-    const token = form.get("token");
-    if (!token) throw invalidRequest("token is required");
+  return clientEndpoint(request, context, async (client, form, db) => {
+    const token = tokenParameter(form);
     const row = await db
       .selectFrom("oauth_tokens")
       .innerJoin("oauth_grants", "oauth_grants.id", "oauth_tokens.grant_id")

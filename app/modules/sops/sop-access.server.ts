@@ -11,7 +11,7 @@ import { requireIntegrator } from "~/modules/auth/bearer.server";
 import { requireOperator } from "~/modules/tenancy/access.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { workspaceOf } from "~/modules/tenancy/workspaces.server";
-import { sopsOf, type SopsRepo } from "./sops.server";
+import { sopsOf, workspaceOfSop, type SopsRepo } from "./sops.server";
 
 export interface SopAccess {
   userId: string;
@@ -37,12 +37,12 @@ export async function requireSopAccess(
   } else {
     userId = (await requireOperator(request, context, "api")).user.id;
   }
-  const sop = await db.selectFrom("sops").select("workspace_id").where("id", "=", sopId).executeTakeFirst();
+  const workspaceId = await workspaceOfSop(db, sopId);
   const role =
-    sop && (!onlyWorkspace || onlyWorkspace === sop.workspace_id)
-      ? await workspaceOf(db, sop.workspace_id).roleOf(userId)
+    workspaceId && (!onlyWorkspace || onlyWorkspace === workspaceId)
+      ? await workspaceOf(db, workspaceId).roleOf(userId)
       : undefined;
-  if (!sop || !role) throw notFound("No such SOP in your workspaces");
+  if (!workspaceId || !role) throw notFound("No such SOP in your workspaces");
   if (!roleAtLeast(role, minimum)) throw forbidden(`This needs the ${minimum} role in the SOP's workspace`);
-  return { userId, role, workspaceId: sop.workspace_id, sops: sopsOf(db, sop.workspace_id, secrets) };
+  return { userId, role, workspaceId, sops: sopsOf(db, workspaceId, secrets) };
 }

@@ -206,28 +206,32 @@ export function sopsOf(db: Db, workspaceId: string, box: SecretBox) {
     async list(): Promise<
       (SopView & { triggerId: string | null; lastRun: { status: string; createdAt: string } | null })[]
     > {
-      const rows = await sops().selectAll().orderBy("name").execute();
-      const triggers = await db
-        .selectFrom("sop_triggers")
-        .select(["sop_id", "id"])
-        .where("workspace_id", "=", workspaceId)
+      // One query: each SOP with its trigger and its latest run (the index on sop_runs(sop_id, created_at)).
+      const rows = await db
+        .selectFrom("sops")
+        .leftJoin("sop_triggers", "sop_triggers.sop_id", "sops.id")
+        .selectAll("sops")
+        .select((eb) => {
+          const latestRun = () =>
+            eb
+              .selectFrom("sop_runs")
+              .whereRef("sop_runs.sop_id", "=", "sops.id")
+              .orderBy("sop_runs.created_at", "desc")
+              .limit(1);
+          return [
+            "sop_triggers.id as trigger_id",
+            latestRun().select("sop_runs.status").as("last_status"),
+            latestRun().select("sop_runs.created_at").as("last_created_at"),
+          ];
+        })
+        .where("sops.workspace_id", "=", workspaceId)
+        .orderBy("sops.name")
         .execute();
-      const views = [];
-      for (const row of rows) {
-        const last = await db
-          .selectFrom("sop_runs")
-          .select(["status", "created_at"])
-          .where("sop_id", "=", row.id)
-          .orderBy("created_at", "desc")
-          .limit(1)
-          .executeTakeFirst();
-        views.push({
-          ...toView(row),
-          triggerId: triggers.find((t) => t.sop_id === row.id)?.id ?? null,
-          lastRun: last ? { status: last.status, createdAt: last.created_at } : null,
-        });
-      }
-      return views;
+      return rows.map(({ trigger_id, last_status, last_created_at, ...row }) => ({
+        ...toView(row),
+        triggerId: trigger_id,
+        lastRun: last_status && last_created_at ? { status: last_status, createdAt: last_created_at } : null,
+      }));
     },
 
     get: async (id: string) => toView(await require(id)),
@@ -466,6 +470,15 @@ export function sopsOf(db: Db, workspaceId: string, box: SecretBox) {
 }
 
 export type SopsRepo = ReturnType<typeof sopsOf>;
+
+/**
+ * The workspace a SOP belongs to, for the access check of /api/sops/{id}/… (which then requires membership
+ * there): the one other lookup by id alone, and it returns nothing of the SOP itself.
+ */
+export async function workspaceOfSop(db: Db, sopId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("sops").select("workspace_id").where("id", "=", sopId).executeTakeFirst();
+  return row?.workspace_id;
+}
 
 /** The trigger path's lookup: by id or slug, across the deployment (slugs are unique for this reason). */
 export function findSopForTrigger(db: Db, ref: string) {
