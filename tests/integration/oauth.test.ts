@@ -116,6 +116,14 @@ async function tokensFor(scope = "read_profile read_data"): Promise<{
   return { as, app, user, email, tokens };
 }
 
+/** A form-encoded request to the token endpoint, as any client sends one. */
+const tokenRequest = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields),
+  });
+
 const me = (token: string) => fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
 
 describe("discovery", () => {
@@ -368,12 +376,7 @@ describe("the authorization endpoint's refusals", () => {
 });
 
 describe("the token endpoint's refusals", () => {
-  const post = (form: Record<string, string>, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-      body: new URLSearchParams(form),
-    });
+  const post = tokenRequest;
   const basic = (id: string, secret: string) => ({
     authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`,
   });
@@ -549,12 +552,7 @@ describe("abuse limits", () => {
 });
 
 describe("hardening", () => {
-  const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-      body: new URLSearchParams(fields),
-    });
+  const form = tokenRequest;
 
   it("revokes everything descended from a code used twice, refreshed tokens included", async () => {
     const as = await discover();

@@ -3,11 +3,12 @@
  * code runs), then another server on the same database. A run queued before the crash executes after the
  * restart; a run that was mid-step resumes once the dead runner's lease expires.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, createWorkspace, signUp } from "../helpers/client";
 import { freshDatabase, type TestDatabase } from "../helpers/database";
+import { spawnBuiltServer, type ServerProcess } from "../helpers/process";
 import { TEST_APP_KEY, startServer } from "../helpers/server";
 import { consoleTrigger, createSop, startTarget, trigger, waitForRun } from "../helpers/sops";
 
@@ -16,37 +17,16 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
 
-async function spawnServer(
-  database: TestDatabase,
-  env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["build/server.js"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      SEED_DEMO: "false",
-      APP_KEY: TEST_APP_KEY,
-      OUTBOUND_ALLOW_PRIVATE: "true",
-      JOBS_POLL_MS: "50",
-      ...env,
-    },
+async function spawnServer(database: TestDatabase, env: Record<string, string>): Promise<ServerProcess> {
+  const server = await spawnBuiltServer(database, {
+    SEED_DEMO: "false",
+    APP_KEY: TEST_APP_KEY,
+    OUTBOUND_ALLOW_PRIVATE: "true",
+    JOBS_POLL_MS: "50",
+    ...env,
   });
-  children.push(child);
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up line in: ${output}`)), 20_000);
-    child.stdout!.on("data", (d: Buffer) => {
-      output += d.toString();
-      const match = /Atrium is listening on (http:\/\/\S+?)"/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  return { url, child };
+  children.push(server.child);
+  return server;
 }
 
 async function kill(child: ChildProcess) {
