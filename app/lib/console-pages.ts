@@ -3,7 +3,6 @@
  * Plain data (no server imports) because both the access contract and the slug rules read it, and the slug
  * rules also run in the browser.
  */
-/** Console pages: the spec's list, plus the account pages every console has. */
 export const CONSOLE_SEGMENTS = [
   "get-started",
   "settings",
