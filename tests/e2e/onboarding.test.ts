@@ -26,6 +26,8 @@ describe("onboarding in Chromium", () => {
     await page.goto(`${suite.server.url}/`);
     await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
     await page.getByRole("link", { name: "Create an account" }).click();
+    // The sign-in page has the same two fields: wait for the sign-up page before typing into them.
+    await page.getByRole("heading", { name: "Create your Atrium account" }).waitFor();
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
