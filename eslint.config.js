@@ -21,7 +21,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**", "bench/**", "app/cli.server.ts", "tests/**", ".ci/**"],
+    files: ["scripts/**", "desktop/scripts/**", "bench/**", "app/cli.server.ts", "tests/**", ".ci/**"],
     rules: { "no-console": "off" },
   },
 );

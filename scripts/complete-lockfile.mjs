@@ -6,9 +6,13 @@
  * npm skips them on non-matching platforms without fetching anything.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const path = fileURLToPath(new URL("../package-lock.json", import.meta.url));
+// The server's lockfile by default; `node scripts/complete-lockfile.mjs desktop/package-lock.json` for the shell's.
+const path = process.argv[2]
+  ? resolve(process.argv[2])
+  : fileURLToPath(new URL("../package-lock.json", import.meta.url));
 const lock = JSON.parse(readFileSync(path, "utf8"));
 const PLATFORM =
   /-(android|darwin|freebsd|linux|openbsd|openharmony|win32)-(arm64|arm|x64|ia32|loong64|ppc64|riscv64|s390x)(?:-(gnu|gnueabihf|musl|musleabihf|msvc|eabi))?$/;
