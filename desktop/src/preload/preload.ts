@@ -9,7 +9,7 @@ import type { DesktopApi } from "../shared/ipc";
 
 const invoke = (name: string, ...args: unknown[]) => ipcRenderer.invoke(name, ...args);
 
-export const api: DesktopApi = {
+const api: DesktopApi = {
   appVersion: () => invoke(channel.appVersion),
   switchDeployment: () => invoke(channel.switchDeployment),
   notify: (notice) => invoke(channel.notify, notice),
