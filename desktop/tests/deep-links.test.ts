@@ -45,6 +45,7 @@ describe("atrium:// deep links", () => {
     expect(deepLinkFromArgv(["/opt/Atrium/atrium", "--no-sandbox", "atrium://open?deployment=x"])).toBe(
       "atrium://open?deployment=x",
     );
+    expect(deepLinkFromArgv(["atrium.exe", "atrium:open?deployment=x"])).toBe("atrium:open?deployment=x");
     expect(deepLinkFromArgv(["/opt/Atrium/atrium", "."])).toBeUndefined();
   });
 });

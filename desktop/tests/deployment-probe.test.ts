@@ -69,6 +69,16 @@ describe("checking that an address is an Atrium server", () => {
     });
   });
 
+  it("explains a redirect the way Electron's net.fetch reports it (it cancels manual redirects)", async () => {
+    const electronFetch = async () => {
+      throw new Error("Redirect was cancelled");
+    };
+    expect(await probeDeployment(origin, electronFetch)).toEqual({
+      ok: false,
+      error: `${origin} answered with a redirect; use the deployment's own address.`,
+    });
+  });
+
   it("reports an address nobody answers at", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));

@@ -1,16 +1,18 @@
 import type { IpcMainInvokeEvent, WebContents } from "electron";
 import { describe, expect, it, vi } from "vitest";
-import { isTrustedSender, originOf, registerIpc, type Handlers } from "../src/main/ipc";
+import { isTrustedSender, originOf, registerIpc, type Handlers, type WindowRole } from "../src/main/ipc";
 import { CHANNEL_NAMES } from "../src/shared/channel-names";
 import { channels } from "../src/shared/ipc";
 
 const CONSOLE = "https://atrium.example.com";
 
 describe("IPC sender checks", () => {
-  const sender = (frameUrl: string | undefined, isMainFrame = true, consoleOrigin: string | undefined = CONSOLE) => ({
+  const PICKER = { kind: "picker" } as const;
+  const DEPLOYMENT = { kind: "deployment", origin: CONSOLE } as const;
+  const sender = (frameUrl: string | undefined, window: WindowRole, isMainFrame = true) => ({
     frameUrl,
     isMainFrame,
-    consoleOrigin,
+    window,
   });
 
   it("names the shell by scheme and host (a custom scheme's URL origin is the string 'null')", () => {
@@ -21,37 +23,51 @@ describe("IPC sender checks", () => {
     expect(originOf("nope")).toBeNull();
   });
 
-  it("shell channels answer only the shell's own pages", () => {
-    expect(isTrustedSender(sender("app://shell/picker.html"), "shell")).toBe(true);
-    expect(isTrustedSender(sender(`${CONSOLE}/settings`), "shell")).toBe(false);
-    expect(isTrustedSender(sender("app://evil/picker.html"), "shell")).toBe(false);
+  it("picker channels answer only the shell's page in the picker window", () => {
+    expect(isTrustedSender(sender("app://shell/picker.html", PICKER), "picker")).toBe(true);
+    // The offline page is the shell's too, but it lives in a deployment's window: no deployment list there.
+    expect(isTrustedSender(sender("app://shell/offline.html", DEPLOYMENT), "picker")).toBe(false);
+    expect(isTrustedSender(sender(`${CONSOLE}/settings`, DEPLOYMENT), "picker")).toBe(false);
+    expect(isTrustedSender(sender("app://evil/picker.html", PICKER), "picker")).toBe(false);
+    expect(isTrustedSender(sender("app://shell/picker.html", undefined), "picker")).toBe(false);
+  });
+
+  it("the offline channel answers only the shell's page in a deployment window", () => {
+    expect(isTrustedSender(sender("app://shell/offline.html", DEPLOYMENT), "offline")).toBe(true);
+    expect(isTrustedSender(sender("app://shell/picker.html", PICKER), "offline")).toBe(false);
+    expect(isTrustedSender(sender(`${CONSOLE}/`, DEPLOYMENT), "offline")).toBe(false);
   });
 
   it("console channels answer only the origin the window was opened for", () => {
-    expect(isTrustedSender(sender(`${CONSOLE}/shop/orders`), "console")).toBe(true);
-    expect(isTrustedSender(sender("https://evil.example/"), "console")).toBe(false);
-    expect(isTrustedSender(sender("http://atrium.example.com/"), "console")).toBe(false);
-    expect(isTrustedSender(sender("app://shell/offline.html"), "console")).toBe(false);
-    // The picker window has no deployment: nothing passes as "console" there.
-    const inPicker = { frameUrl: `${CONSOLE}/`, isMainFrame: true, consoleOrigin: undefined };
-    expect(isTrustedSender(inPicker, "console")).toBe(false);
-    expect(isTrustedSender(inPicker, "any")).toBe(false);
+    expect(isTrustedSender(sender(`${CONSOLE}/shop/orders`, DEPLOYMENT), "console")).toBe(true);
+    expect(isTrustedSender(sender("https://evil.example/", DEPLOYMENT), "console")).toBe(false);
+    expect(isTrustedSender(sender("http://atrium.example.com/", DEPLOYMENT), "console")).toBe(false);
+    expect(isTrustedSender(sender("app://shell/offline.html", DEPLOYMENT), "console")).toBe(false);
+    // The picker window has no deployment: a console page there (it cannot get there) would pass nothing.
+    expect(isTrustedSender(sender(`${CONSOLE}/`, PICKER), "console")).toBe(false);
+    expect(isTrustedSender(sender(`${CONSOLE}/`, PICKER), "any")).toBe(false);
+    expect(isTrustedSender(sender(`${CONSOLE}/`, undefined), "any")).toBe(false);
   });
 
-  it("shared channels answer either, and nobody from a subframe or a vanished frame", () => {
-    expect(isTrustedSender(sender("app://shell/offline.html"), "any")).toBe(true);
-    expect(isTrustedSender(sender(`${CONSOLE}/`), "any")).toBe(true);
-    expect(isTrustedSender(sender("https://evil.example/"), "any")).toBe(false);
-    expect(isTrustedSender(sender(`${CONSOLE}/`, false), "any")).toBe(false);
-    expect(isTrustedSender(sender("app://shell/picker.html", false), "shell")).toBe(false);
-    expect(isTrustedSender(sender(undefined), "any")).toBe(false);
+  it("shared channels answer any of them, and nobody from a subframe or a vanished frame", () => {
+    expect(isTrustedSender(sender("app://shell/offline.html", DEPLOYMENT), "any")).toBe(true);
+    expect(isTrustedSender(sender("app://shell/picker.html", PICKER), "any")).toBe(true);
+    expect(isTrustedSender(sender(`${CONSOLE}/`, DEPLOYMENT), "any")).toBe(true);
+    expect(isTrustedSender(sender("https://evil.example/", DEPLOYMENT), "any")).toBe(false);
+    expect(isTrustedSender(sender(`${CONSOLE}/`, DEPLOYMENT, false), "any")).toBe(false);
+    expect(isTrustedSender(sender("app://shell/picker.html", PICKER, false), "picker")).toBe(false);
+    expect(isTrustedSender(sender(undefined, DEPLOYMENT), "any")).toBe(false);
   });
 
-  it("every channel declares an audience; the deployment list is never offered to a console page", () => {
-    for (const channel of Object.values(channels)) expect(["shell", "console", "any"]).toContain(channel.audience);
-    expect(channels.listDeployments.audience).toBe("shell");
-    expect(channels.addDeployment.audience).toBe("shell");
-    expect(channels.removeDeployment.audience).toBe("shell");
+  it("every channel declares an audience; the deployment list is the picker's alone", () => {
+    for (const channel of Object.values(channels)) {
+      expect(["picker", "offline", "console", "any"]).toContain(channel.audience);
+    }
+    expect(channels.listDeployments.audience).toBe("picker");
+    expect(channels.addDeployment.audience).toBe("picker");
+    expect(channels.removeDeployment.audience).toBe("picker");
+    expect(channels.retry.audience).toBe("offline");
+    expect(channels.notify.audience).toBe("console");
     expect(new Set(Object.values(CHANNEL_NAMES)).size).toBe(Object.keys(channels).length);
   });
 });
@@ -65,14 +81,20 @@ describe("registerIpc", () => {
     ) as unknown as Handlers & Record<string, ReturnType<typeof vi.fn>>;
     const refused = vi.fn();
     const consoleContents = { id: 1 } as WebContents;
+    const pickerContents = { id: 2 } as WebContents;
     registerIpc(ipcMain, handlers, {
-      consoleOriginOf: (contents) => (contents === consoleContents ? CONSOLE : undefined),
+      roleOf: (contents) =>
+        contents === consoleContents
+          ? { kind: "deployment", origin: CONSOLE }
+          : contents === pickerContents
+            ? { kind: "picker" }
+            : undefined,
       refused,
     });
     const event = (url: string | null, contents: WebContents = consoleContents, parent: unknown = null) =>
       ({ sender: contents, senderFrame: url === null ? null : { url, parent } }) as unknown as IpcMainInvokeEvent;
     const call = (name: string, ev: IpcMainInvokeEvent, ...args: unknown[]) => registered.get(name)!(ev, ...args);
-    return { registered, handlers, refused, event, call, consoleContents };
+    return { registered, handlers, refused, event, call, consoleContents, pickerContents };
   };
 
   it("registers a handler for every channel", () => {
@@ -81,10 +103,10 @@ describe("registerIpc", () => {
   });
 
   it("runs a handler for a trusted sender with parsed arguments", async () => {
-    const { handlers, call, event, consoleContents } = setup();
+    const { handlers, call, event, consoleContents, pickerContents } = setup();
     await call(CHANNEL_NAMES.notify, event(`${CONSOLE}/shop`), { title: " Order paid " });
     expect(handlers.notify).toHaveBeenCalledWith(consoleContents, { title: "Order paid", body: "" });
-    await call(CHANNEL_NAMES.renameDeployment, event("app://shell/picker.html", { id: 2 } as WebContents), {
+    await call(CHANNEL_NAMES.renameDeployment, event("app://shell/picker.html", pickerContents), {
       id: "0b7c5d9e-1f2a-4b3c-8d4e-5f6a7b8c9d0e",
       name: "Head office",
     });
@@ -106,8 +128,8 @@ describe("registerIpc", () => {
   });
 
   it("refuses arguments that fail the channel's schema", () => {
-    const { handlers, call, event, refused } = setup();
-    const shell = event("app://shell/picker.html", { id: 2 } as WebContents);
+    const { handlers, call, event, refused, pickerContents } = setup();
+    const shell = event("app://shell/picker.html", pickerContents);
     expect(() => call(CHANNEL_NAMES.removeDeployment, shell, "../../etc")).toThrow(/invalid arguments/);
     expect(() => call(CHANNEL_NAMES.removeDeployment, shell)).toThrow(/invalid arguments/);
     expect(() => call(CHANNEL_NAMES.addDeployment, shell, { name: "x", url: 42 })).toThrow(/invalid arguments/);

@@ -10,16 +10,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { CHANNEL_NAMES } from "../src/shared/channel-names";
-import { electron, FakeBrowserWindow, notifications, resetElectron, type FakeWebContents } from "./fakes/electron";
+import { electron, FakeBrowserWindow, FakeWebContents, notifications, resetElectron } from "./fakes/electron";
 
 vi.mock("electron", async () => (await import("./fakes/electron")).electron);
 const { main } = await import("../src/main/main");
 
 let server: Server;
 let origin: string;
+/** While true, the server drops every connection: the deployment is down. */
+let down = false;
 beforeAll(async () => {
   // An Atrium server as far as the shell can tell: the health body, and a page.
   server = createServer((request, response) => {
+    if (down) return request.socket.destroy();
     if (request.url === "/api/health") {
       response.writeHead(200, { "content-type": "application/json" });
       response.end(JSON.stringify({ status: "ok", service: "atrium", version: "0.1.0", database: "ok" }));
@@ -36,6 +39,7 @@ let userData: string;
 beforeEach(() => {
   userData = mkdtempSync(join(tmpdir(), "atrium-desktop-main-"));
   resetElectron(userData);
+  down = false;
 });
 
 async function started(argv: string[] = ["electron", "."]) {
@@ -227,7 +231,8 @@ describe("deployments", () => {
     const page = window.webContents;
     expect(await invoke(page, CHANNEL_NAMES.appVersion)).toBe("0.1.0");
     await invoke(page, CHANNEL_NAMES.notify, { title: "New order", body: "#1042" });
-    expect(notifications).toEqual([{ title: "New order", body: "#1042" }]);
+    // Named after the deployment, so a console cannot pass its notice off as another's.
+    expect(notifications).toEqual([{ title: "Local: New order", body: "#1042" }]);
     expect(() => invoke(page, CHANNEL_NAMES.listDeployments)).toThrow(/not allowed/);
     expect(() => invoke(page, CHANNEL_NAMES.removeDeployment, "x")).toThrow(/not allowed/);
     // A page the console navigated to elsewhere (were it allowed) would not pass either.
@@ -238,10 +243,11 @@ describe("deployments", () => {
     expect(picker()).toBeDefined();
   });
 
-  it("an unreachable deployment shows the offline page; Retry loads the page that failed", async () => {
+  it("an unreachable deployment shows the offline page; Retry checks first, then loads the page that failed", async () => {
     await started();
     const { window } = await addAndOpen("Local");
     const page = window.webContents;
+    down = true;
     page.emit("did-fail-load", {}, -102, "ERR_CONNECTION_REFUSED", `${origin}/shop/orders`, true);
     const offline = new URL(page.url);
     expect(`${offline.protocol}//${offline.host}${offline.pathname}`).toBe("app://shell/offline.html");
@@ -254,10 +260,59 @@ describe("deployments", () => {
     page.emit("did-fail-load", {}, -3, "ERR_ABORTED", `${origin}/x`, true);
     expect(page.loads).toHaveLength(loads);
 
-    await invoke(page, CHANNEL_NAMES.retry);
-    expect(page.url).toBe(`${origin}/`);
+    // Still down: the page stays, says why, and no navigation (no history entry) is made.
+    expect(await invoke(page, CHANNEL_NAMES.retry)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("Could not reach"),
+    });
+    expect(page.loads).toHaveLength(loads);
+    // A crash of the offline page itself does not reload it in a loop.
+    page.emit("render-process-gone", {}, { reason: "crashed" });
+    expect(page.loads).toHaveLength(loads);
+
+    down = false;
+    expect(await invoke(page, CHANNEL_NAMES.retry)).toEqual({ ok: true, value: null });
+    expect(page.url).toBe(`${origin}/shop/orders`);
+    // Back from here leads into the console, not to the offline page.
+    expect(page.history.filter((url) => url.startsWith("app://shell"))).toEqual([]);
+    expect(page.history.at(-1)).toBe(`${origin}/shop/orders`);
     // Retry belongs to the shell's offline page: the console itself cannot call it.
     expect(() => invoke(page, CHANNEL_NAMES.retry)).toThrow(/not allowed/);
+  });
+
+  it("the offline page cannot reach the picker's channels", async () => {
+    await started();
+    const { window } = await addAndOpen("Local");
+    window.webContents.emit("did-fail-load", {}, -102, "ERR_CONNECTION_REFUSED", `${origin}/`, true);
+    expect(window.webContents.url).toMatch(/^app:\/\/shell\/offline\.html/);
+    expect(() => invoke(window.webContents, CHANNEL_NAMES.listDeployments)).toThrow(/not allowed/);
+    expect(() => invoke(window.webContents, CHANNEL_NAMES.removeDeployment, "x")).toThrow(/not allowed/);
+  });
+
+  it("a first load sent to another origin opens it in the browser and explains, instead of a blank window", async () => {
+    await started();
+    FakeWebContents.commitLoads = false; // the load is cancelled by the policy, so nothing commits
+    const { window } = await addAndOpen("Local");
+    window.webContents.emit("will-redirect", {
+      preventDefault: vi.fn(),
+      url: "https://sso.example.com/login",
+      isMainFrame: true,
+    });
+    expect(electron.shell.openExternal).toHaveBeenCalledWith("https://sso.example.com/login");
+    const shown = new URL(window.webContents.loads.at(-1)!);
+    expect(shown.pathname).toBe("/offline.html");
+    expect(shown.searchParams.get("reason")).toBe(
+      "it sent this window to https://sso.example.com, opened in your browser",
+    );
+    expect(window.visible).toBe(true);
+  });
+
+  it("a window whose load stops without painting is shown anyway", async () => {
+    await started();
+    const { window } = await addAndOpen("Local");
+    expect(window.visible).toBe(false);
+    window.webContents.emit("did-stop-loading");
+    expect(window.visible).toBe(true);
   });
 
   it("remembers each window's size and position", async () => {
@@ -289,7 +344,9 @@ describe("deployments", () => {
     await invoke(window.webContents, CHANNEL_NAMES.switchDeployment);
     expect(await invoke(picker()!.webContents, CHANNEL_NAMES.removeDeployment, id)).toEqual({ ok: true, value: null });
     expect(window.destroyed).toBe(true);
-    expect(electron.session.fromPartition(`persist:deployment-${id}`).clearStorageData).toHaveBeenCalled();
+    const storage = electron.session.fromPartition(`persist:deployment-${id}`);
+    expect(storage.clearStorageData).toHaveBeenCalled();
+    expect(storage.clearCache).toHaveBeenCalled();
     expect(await invoke(picker()!.webContents, CHANNEL_NAMES.listDeployments)).toEqual([]);
   });
 });

@@ -81,7 +81,10 @@ function installBridge(init: BridgeOptions) {
     appVersion: async () => "0.1.0",
     switchDeployment: async () => record("switchDeployment", null),
     notify: async () => {},
-    retry: async () => record("retry", null),
+    retry: async () => {
+      record("retry", null);
+      return { ok: false, error: "Could not reach http://localhost:3000: ECONNREFUSED" };
+    },
     pickerNotice: async () => {
       const value = notice;
       notice = null;
@@ -232,6 +235,7 @@ describe("offline page", () => {
     await page.getByText("Reason: ERR_CONNECTION_REFUSED").waitFor();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("retry");
     await page.getByRole("button", { name: "Retry" }).click();
+    await page.getByText(/Still unreachable \(.*\): Could not reach http:\/\/localhost:3000: ECONNREFUSED/).waitFor();
     await page.getByRole("button", { name: "Switch deployment…" }).click();
     expect(await calls(page)).toEqual([
       ["retry", null],

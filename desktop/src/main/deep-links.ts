@@ -45,5 +45,5 @@ export function deepLinkTarget(origin: string, path: string): string | null {
 
 /** Windows and Linux hand a clicked link to the app as a command-line argument (first or second instance). */
 export function deepLinkFromArgv(argv: readonly string[]): string | undefined {
-  return argv.find((arg) => arg.toLowerCase().startsWith(`${DEEP_LINK_SCHEME}://`));
+  return argv.find((arg) => arg.toLowerCase().startsWith(`${DEEP_LINK_SCHEME}:`));
 }

@@ -34,6 +34,10 @@ export async function probeDeployment(
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
+    // Electron's net.fetch does not hand back a manual redirect: it cancels the request with this message.
+    if (error instanceof Error && /redirect was cancelled/i.test(error.message)) {
+      return { ok: false, error: `${origin} answered with a redirect; use the deployment's own address.` };
+    }
     return { ok: false, error: `Could not reach ${origin}: ${reason(error)}` };
   }
   if (response.status >= 300 && response.status < 400) {

@@ -1,18 +1,20 @@
 /**
  * Every IPC handler goes through here: the sender must be the top frame of a page allowed on that channel
- * (the shell's own pages, or the console at the origin its window was opened for), and the arguments must
- * pass the channel's zod schema. Anything else is refused before a handler runs.
+ * (the shell's own page in the right window, or the console at the origin its window was opened for), and
+ * the arguments must pass the channel's zod schema. Anything else is refused before a handler runs.
  */
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from "electron";
 import type { z } from "zod";
 import { channels, SHELL_ORIGIN, type Audience, type ChannelKey, type ChannelResults } from "../shared/ipc";
 
+/** What the shell knows about the window a message came from: never what the page says about itself. */
+export type WindowRole = { kind: "picker" } | { kind: "deployment"; origin: string } | undefined;
+
 export interface SenderInfo {
   /** The URL of the frame that sent the message, if it still exists. */
   frameUrl: string | undefined;
   isMainFrame: boolean;
-  /** The deployment origin the sending window was opened for; undefined for shell-only windows. */
-  consoleOrigin: string | undefined;
+  window: WindowRole;
 }
 
 /** `new URL("app://shell/x").origin` is "null" (a non-special scheme), so the shell is recognised by scheme+host. */
@@ -30,11 +32,20 @@ export function isTrustedSender(sender: SenderInfo, audience: Audience): boolean
   if (!sender.isMainFrame || sender.frameUrl === undefined) return false;
   const origin = originOf(sender.frameUrl);
   if (origin === null) return false;
-  const fromShell = origin === SHELL_ORIGIN;
-  const fromConsole = sender.consoleOrigin !== undefined && origin === sender.consoleOrigin;
-  if (audience === "shell") return fromShell;
-  if (audience === "console") return fromConsole;
-  return fromShell || fromConsole;
+  const { window } = sender;
+  const fromPicker = origin === SHELL_ORIGIN && window?.kind === "picker";
+  const fromOfflinePage = origin === SHELL_ORIGIN && window?.kind === "deployment";
+  const fromConsole = window?.kind === "deployment" && origin === window.origin;
+  switch (audience) {
+    case "picker":
+      return fromPicker;
+    case "offline":
+      return fromOfflinePage;
+    case "console":
+      return fromConsole;
+    case "any":
+      return fromPicker || fromOfflinePage || fromConsole;
+  }
 }
 
 type Args<K extends ChannelKey> = z.output<(typeof channels)[K]["args"]>;
@@ -43,16 +54,17 @@ export type Handlers = {
 };
 
 export interface IpcOptions {
-  consoleOriginOf(sender: WebContents): string | undefined;
+  roleOf(sender: WebContents): WindowRole;
   refused(channel: string, reason: string, frameUrl: string | undefined): void;
 }
 
-export function senderInfo(event: IpcMainInvokeEvent, consoleOriginOf: IpcOptions["consoleOriginOf"]): SenderInfo {
+export function senderInfo(event: IpcMainInvokeEvent, roleOf: IpcOptions["roleOf"]): SenderInfo {
   const frame = event.senderFrame;
   return {
     frameUrl: frame?.url,
+    // Identity of WebFrameMain objects is not stable; a top frame is the one without a parent.
     isMainFrame: frame !== null && frame !== undefined && frame.parent === null,
-    consoleOrigin: consoleOriginOf(event.sender),
+    window: roleOf(event.sender),
   };
 }
 
@@ -60,7 +72,7 @@ export function registerIpc(ipcMain: Pick<IpcMain, "handle">, handlers: Handlers
   for (const key of Object.keys(channels) as ChannelKey[]) {
     const channel = channels[key];
     ipcMain.handle(channel.name, (event, ...raw: unknown[]) => {
-      const sender = senderInfo(event, options.consoleOriginOf);
+      const sender = senderInfo(event, options.roleOf);
       if (!isTrustedSender(sender, channel.audience)) {
         options.refused(channel.name, "untrusted sender", sender.frameUrl);
         throw new Error(`${channel.name}: not allowed from this page`);

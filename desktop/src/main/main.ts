@@ -4,6 +4,7 @@
  */
 import { join, resolve } from "node:path";
 import { app, BrowserWindow, ipcMain, Menu, net, protocol, shell as desktop } from "electron";
+import { APP_ID } from "../shared/app-identity";
 import { SHELL_SCHEME } from "../shared/ipc";
 import { DEEP_LINK_SCHEME } from "./deep-links";
 import { probeDeployment } from "./deployment-probe";
@@ -30,6 +31,8 @@ export function main(): DesktopShell | null {
     app.quit();
     return null;
   }
+  // Windows ties notifications and taskbar grouping to this id; it must match the installer's shortcut.
+  if (process.platform === "win32") app.setAppUserModelId(APP_ID);
   // From source (`electron .`) the OS must be told how to start us with the link as an argument.
   if (process.defaultApp && process.argv[1]) {
     app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME, process.execPath, [resolve(process.argv[1])]);
@@ -73,7 +76,7 @@ export function main(): DesktopShell | null {
   void app.whenReady().then(() => {
     ready = true;
     registerIpc(ipcMain, shell.handlers(), {
-      consoleOriginOf: (contents) => shell.consoleOriginOf(contents),
+      roleOf: (contents) => shell.roleOf(contents),
       refused: (channel, reason, frameUrl) =>
         log(`refused IPC ${channel} (${reason}) from ${frameUrl ?? "a gone frame"}`),
     });

@@ -8,7 +8,7 @@ import { SHELL_ORIGIN, type Deployment, type Outcome, type ProbeSuccess } from "
 import { serveShellPages } from "./app-protocol";
 import { deepLinkFromArgv, deepLinkTarget, parseDeepLink } from "./deep-links";
 import { partitionFor, type DeploymentsStore } from "./deployments-store";
-import type { Handlers } from "./ipc";
+import { originOf, type Handlers, type WindowRole } from "./ipc";
 import type { MenuActions } from "./menu";
 import { confineNavigation, decideNavigation } from "./navigation-policy";
 import { applyPermissionPolicy } from "./permissions";
@@ -31,8 +31,10 @@ const ERR_ABORTED = -3;
 interface OpenDeployment {
   deployment: Deployment;
   window: BrowserWindow;
-  /** The console page last asked for, so Retry on the offline page goes back to it. */
+  /** The console page last asked for or last failed, so Retry on the offline page goes back to it. */
   lastUrl: string;
+  /** Showing the offline page: Retry applies, and the first page that loads again clears it. */
+  offline: boolean;
 }
 
 export class DesktopShell {
@@ -101,7 +103,7 @@ export class DesktopShell {
     if (!target) return { ok: false, error: `"${path}" is not a page of ${deployment.name}.` };
     const current = this.open.get(id);
     if (current && !current.window.isDestroyed()) {
-      if (path !== "/" || current.window.webContents.getURL().startsWith(SHELL_ORIGIN)) this.load(current, target);
+      if (path !== "/" || current.offline) this.load(current, target);
       focus(current.window);
     } else {
       this.createWindow(deployment, target);
@@ -117,22 +119,32 @@ export class DesktopShell {
     const current = this.open.get(id);
     if (current && !current.window.isDestroyed()) current.window.destroy();
     this.open.delete(id);
-    // Forgetting a deployment forgets its sign-in too.
-    void session
-      .fromPartition(partitionFor(removed.value))
-      .clearStorageData()
-      .catch((error: unknown) => this.options.log(`could not clear ${removed.value.name}'s storage: ${String(error)}`));
+    // Forgetting a deployment forgets its sign-in, and the pages it cached, too.
+    const storage = session.fromPartition(partitionFor(removed.value));
+    void Promise.all([storage.clearStorageData(), storage.clearCache()]).catch((error: unknown) =>
+      this.options.log(`could not clear ${removed.value.name}'s storage: ${String(error)}`),
+    );
     return { ok: true, value: null };
   }
 
-  /** The deployment origin a window's contents belong to, for IPC sender checks. */
-  consoleOriginOf(contents: WebContents): string | undefined {
-    return this.entryFor(contents)?.deployment.origin;
+  /** Which window a message came from, for IPC sender checks. */
+  roleOf(contents: WebContents): WindowRole {
+    if (this.picker && !this.picker.isDestroyed() && this.picker.webContents === contents) return { kind: "picker" };
+    const entry = this.entryFor(contents);
+    return entry ? { kind: "deployment", origin: entry.deployment.origin } : undefined;
   }
 
-  retry(contents: WebContents): void {
+  /**
+   * The offline page's Retry (pressed, or its timer). The deployment is asked first: loading a page that
+   * still fails would add two history entries (the error page and the offline page) each time.
+   */
+  async retry(contents: WebContents): Promise<Outcome<null>> {
     const entry = this.entryFor(contents);
-    if (entry) this.load(entry, entry.lastUrl);
+    if (!entry || !entry.offline) return { ok: true, value: null };
+    const answer = await this.options.probe(entry.deployment.origin);
+    if (!answer.ok) return answer;
+    this.load(entry, entry.lastUrl);
+    return { ok: true, value: null };
   }
 
   handlers(): Handlers {
@@ -140,8 +152,10 @@ export class DesktopShell {
     return {
       appVersion: () => appVersion,
       switchDeployment: () => this.showPicker(),
-      notify: (_sender, { title, body }) => {
-        if (Notification.isSupported()) new Notification({ title, body }).show();
+      notify: (sender, { title, body }) => {
+        // Named after the deployment, so a notice cannot pass for another deployment's or the system's.
+        const from = this.entryFor(sender)?.deployment.name;
+        if (from && Notification.isSupported()) new Notification({ title: `${from}: ${title}`, body }).show();
       },
       listDeployments: () => store.list(),
       probeDeployment: (_sender, url) => probe(url),
@@ -181,7 +195,7 @@ export class DesktopShell {
       },
       reload: () => {
         const entry = focused();
-        if (entry) this.load(entry, entry.window.webContents.getURL().startsWith(SHELL_ORIGIN) ? entry.lastUrl : null);
+        if (entry) this.load(entry, entry.offline ? entry.lastUrl : null);
         else BrowserWindow.getFocusedWindow()?.webContents.reload();
       },
       back: () => {
@@ -198,27 +212,55 @@ export class DesktopShell {
   private createWindow(deployment: Deployment, target: string): void {
     const { store, preload, rendererRoot } = this.options;
     const window = createDeploymentWindow(deployment, preload, store.windowState(deployment.id));
-    const entry: OpenDeployment = { deployment, window, lastUrl: target };
+    const entry: OpenDeployment = { deployment, window, lastUrl: target, offline: false };
     this.open.set(deployment.id, entry);
     const contents = window.webContents;
     applyPermissionPolicy(contents.session, deployment.origin);
     serveShellPages(contents.session, rendererRoot);
+    let committed = false;
+    contents.on("did-navigate", () => {
+      committed = true;
+    });
     confineNavigation(contents, deployment.origin, {
-      openExternal: (url) => this.options.openExternal(url),
+      openExternal: (url) => {
+        this.options.openExternal(url);
+        // The very first load sent elsewhere (an SSO proxy on another host, say): the window has nothing to
+        // show, and a cancelled navigation reports no failure, so say what happened instead of a blank window.
+        if (!committed)
+          this.showOffline(entry, `it sent this window to ${originOf(url) ?? url}, opened in your browser`);
+      },
       refused: (url, kind) => this.options.log(`refused ${kind} to ${url} from ${deployment.name}`),
     });
     contents.on("did-fail-load", (_event, code, description, url, isMainFrame) => {
       if (!isMainFrame || code === ERR_ABORTED || url.startsWith(SHELL_ORIGIN)) return;
+      // Retry returns to the page that failed, also when the console itself navigated there.
+      if (originOf(url) === deployment.origin) entry.lastUrl = url;
       this.showOffline(entry, description);
     });
+    contents.on("did-navigate", (_event, url) => {
+      if (!entry.offline || originOf(url) !== deployment.origin) return;
+      // Back again: the offline pages in between are dropped, so Back leads to the console, not to them.
+      entry.offline = false;
+      const history = contents.navigationHistory;
+      for (let index = history.length() - 1; index >= 0; index -= 1) {
+        if (history.getEntryAtIndex(index)?.url.startsWith(SHELL_ORIGIN)) history.removeEntryAtIndex(index);
+      }
+    });
     contents.on("render-process-gone", (_event, details) => {
-      if (details.reason !== "clean-exit") this.showOffline(entry, `the page stopped (${details.reason})`);
+      // Not when the offline page itself is what stopped: that would reload it for ever.
+      if (details.reason !== "clean-exit" && !entry.offline) {
+        this.showOffline(entry, `the page stopped (${details.reason})`);
+      }
     });
     window.on("page-title-updated", (event, title) => {
       event.preventDefault();
       window.setTitle(title ? `${title} — ${entry.deployment.name}` : `Atrium — ${entry.deployment.name}`);
     });
     window.once("ready-to-show", () => window.show());
+    // ready-to-show never comes for a window whose first load was cancelled; it must not stay invisible.
+    contents.once("did-stop-loading", () => {
+      if (!window.isDestroyed() && !window.isVisible()) window.show();
+    });
     window.on("close", () => store.saveWindowState(deployment.id, windowStateOf(window)));
     window.on("closed", () => {
       if (this.open.get(deployment.id) === entry) this.open.delete(deployment.id);
@@ -235,6 +277,8 @@ export class DesktopShell {
   }
 
   private showOffline(entry: OpenDeployment, reason: string): void {
+    if (entry.window.isDestroyed()) return;
+    entry.offline = true;
     const query = new URLSearchParams({ name: entry.deployment.name, origin: entry.deployment.origin, reason });
     entry.window.loadURL(`${SHELL_ORIGIN}/offline.html?${query}`).catch(() => {});
     if (!entry.window.isVisible()) entry.window.show();

@@ -6,10 +6,11 @@
 import type { Configuration } from "electron-builder";
 import packageJson from "../../package.json";
 import { DEEP_LINK_SCHEME } from "../main/deep-links";
+import { APP_ID } from "../shared/app-identity";
 import { afterPack } from "./after-pack";
 
 const config: Configuration = {
-  appId: "dev.atrium.desktop",
+  appId: APP_ID,
   productName: "Atrium",
   directories: { output: "release", buildResources: "build-resources" },
   // Everything the app runs is bundled into dist/ and it has no runtime dependencies, so the package is an

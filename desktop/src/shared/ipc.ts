@@ -1,14 +1,17 @@
 /**
- * The only channels between the shell's pages and the main process. Each names who may call it: the shell's
- * own pages (`app://shell`), the deployment's console (its origin, in its own window), or both. Arguments are
- * validated with zod in the main process whatever the renderer's types say.
+ * The only channels between the shell's pages and the main process. Each names who may call it:
+ * - `picker`: the shell's picker page (`app://shell`) in the picker window;
+ * - `offline`: the shell's offline page in a deployment's window;
+ * - `console`: the deployment's console, at the origin its window was opened for;
+ * - `any`: any of those.
+ * Arguments are validated with zod in the main process whatever the renderer's types say.
  */
 import { z } from "zod";
 import { CHANNEL_NAMES } from "./channel-names";
 
 export { SHELL_ORIGIN, SHELL_SCHEME } from "./channel-names";
 
-export type Audience = "shell" | "console" | "any";
+export type Audience = "picker" | "offline" | "console" | "any";
 
 export const DeploymentName = z
   .string()
@@ -27,22 +30,22 @@ export const channels = {
     audience: "console",
     args: z.tuple([z.object({ title: z.string().trim().min(1).max(120), body: z.string().max(500).default("") })]),
   },
-  listDeployments: { name: CHANNEL_NAMES.listDeployments, audience: "shell", args: z.tuple([]) },
-  probeDeployment: { name: CHANNEL_NAMES.probeDeployment, audience: "shell", args: z.tuple([z.string().max(2048)]) },
+  listDeployments: { name: CHANNEL_NAMES.listDeployments, audience: "picker", args: z.tuple([]) },
+  probeDeployment: { name: CHANNEL_NAMES.probeDeployment, audience: "picker", args: z.tuple([z.string().max(2048)]) },
   addDeployment: {
     name: CHANNEL_NAMES.addDeployment,
-    audience: "shell",
+    audience: "picker",
     args: z.tuple([z.object({ name: z.string().max(200), url: z.string().max(2048) })]),
   },
   renameDeployment: {
     name: CHANNEL_NAMES.renameDeployment,
-    audience: "shell",
+    audience: "picker",
     args: z.tuple([z.object({ id: Id, name: z.string().max(200) })]),
   },
-  removeDeployment: { name: CHANNEL_NAMES.removeDeployment, audience: "shell", args: z.tuple([Id]) },
-  openDeployment: { name: CHANNEL_NAMES.openDeployment, audience: "shell", args: z.tuple([Id]) },
-  retry: { name: CHANNEL_NAMES.retry, audience: "shell", args: z.tuple([]) },
-  pickerNotice: { name: CHANNEL_NAMES.pickerNotice, audience: "shell", args: z.tuple([]) },
+  removeDeployment: { name: CHANNEL_NAMES.removeDeployment, audience: "picker", args: z.tuple([Id]) },
+  openDeployment: { name: CHANNEL_NAMES.openDeployment, audience: "picker", args: z.tuple([Id]) },
+  retry: { name: CHANNEL_NAMES.retry, audience: "offline", args: z.tuple([]) },
+  pickerNotice: { name: CHANNEL_NAMES.pickerNotice, audience: "picker", args: z.tuple([]) },
 } as const satisfies Record<string, { name: string; audience: Audience; args: z.ZodTuple }>;
 
 export type ChannelKey = keyof typeof channels;
@@ -78,7 +81,8 @@ export interface ChannelResults {
   renameDeployment: Outcome<Deployment>;
   removeDeployment: Outcome<null>;
   openDeployment: Outcome<null>;
-  retry: void;
+  /** Checks the deployment answers before loading it again, so a retry while it is down leaves no history. */
+  retry: Outcome<null>;
   /** A message for the picker to show once, e.g. a deep link naming a deployment that is not saved. */
   pickerNotice: string | null;
 }
@@ -96,6 +100,6 @@ export interface DesktopApi {
     remove(id: string): Promise<Outcome<null>>;
     open(id: string): Promise<Outcome<null>>;
   };
-  retry(): Promise<void>;
+  retry(): Promise<Outcome<null>>;
   pickerNotice(): Promise<string | null>;
 }

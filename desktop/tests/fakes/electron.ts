@@ -18,6 +18,7 @@ export class FakeSession {
   setDevicePermissionHandler = vi.fn();
   setDisplayMediaRequestHandler = vi.fn();
   clearStorageData = vi.fn(async () => {});
+  clearCache = vi.fn(async () => {});
   constructor(readonly partition: string) {}
 }
 
@@ -32,23 +33,33 @@ interface WindowOptions {
 }
 
 export class FakeWebContents extends EventEmitter {
+  /** Whether loadURL commits (and emits did-navigate, as a page that loads does); off to model a cancelled load. */
+  static commitLoads = true;
   readonly id = nextContentsId++;
   url = "";
   readonly loads: string[] = [];
+  /** Committed history entries, oldest first. */
+  readonly history: string[] = [];
   windowOpenHandler: Handler | undefined;
   readonly navigationHistory = {
     canGoBack: vi.fn(() => true),
     goBack: vi.fn(),
     canGoForward: vi.fn(() => false),
     goForward: vi.fn(),
+    length: () => this.history.length,
+    getEntryAtIndex: (index: number) => (index < this.history.length ? { url: this.history[index]!, title: "" } : null),
+    removeEntryAtIndex: vi.fn((index: number) => this.history.splice(index, 1).length === 1),
   };
   reload = vi.fn();
   constructor(readonly session: FakeSession) {
     super();
   }
   loadURL = vi.fn(async (url: string) => {
-    this.url = url;
     this.loads.push(url);
+    if (!FakeWebContents.commitLoads) return;
+    this.url = url;
+    this.history.push(url);
+    this.emit("did-navigate", {}, url);
   });
   getURL = () => this.url;
   setWindowOpenHandler(handler: Handler) {
@@ -137,6 +148,7 @@ class FakeApp extends EventEmitter {
   getName = () => "Atrium";
   requestSingleInstanceLock = vi.fn(() => this.hasLock);
   setAsDefaultProtocolClient = vi.fn(() => true);
+  setAppUserModelId = vi.fn();
   quit = vi.fn();
   whenReady = () => this.readyPromise;
   /** Electron's `ready`: resolves whenReady and lets its callbacks run. */
@@ -191,6 +203,7 @@ export const electron = {
 export function resetElectron(userData: string) {
   electron.app.reset(userData);
   FakeBrowserWindow.all = [];
+  FakeWebContents.commitLoads = true;
   FakeBrowserWindow.focused = null;
   electron.ipcMain.handlers.clear();
   sessions.clear();
