@@ -4,17 +4,18 @@
  * Debian's Chromium, as for the server's browser tests: a missing browser fails the run, it does not skip.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The repository's one Chromium launch recipe (it imports nothing, so this package needs none of the server's).
+import { assertChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tests/helpers/chromium";
 import { shellAssetResponse } from "../src/main/app-protocol";
 
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 let server: Server;
 let base: string;
@@ -22,7 +23,7 @@ let context: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium`);
+  assertChromium();
   execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: "inherit" });
   server = createServer(async (request, response) => {
     const answer = await shellAssetResponse(`app://shell${request.url}`, join(root, "dist/renderer"));
@@ -35,15 +36,7 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+    args: CHROMIUM_ARGS,
   });
 }, 120_000);
 

@@ -1,12 +1,11 @@
 /** Debian's Chromium driven by playwright-core: never a browser download, always a fresh profile. */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import { assertChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 import { startServer, type TestServer } from "./server";
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export async function openBrowser(
   options: { bypassCSP?: boolean } = {},
@@ -16,15 +15,7 @@ export async function openBrowser(
     executablePath: CHROMIUM_PATH,
     headless: true,
     bypassCSP: options.bypassCSP ?? false,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+    args: CHROMIUM_ARGS,
   });
   return {
     context,
@@ -45,8 +36,7 @@ export function browserSuite(
 ) {
   const suite = {} as { server: TestServer; context: BrowserContext; close(): Promise<void> };
   beforeAll(async () => {
-    // Fail, never skip: a missing browser is a broken test machine, and .ci/run installs it.
-    if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium`);
+    assertChromium();
     suite.server = await startServer(options.env);
     const browser = await openBrowser({ bypassCSP: options.bypassCSP });
     suite.context = browser.context;
