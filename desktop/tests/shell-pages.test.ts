@@ -7,15 +7,18 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The repository's one Chromium launch recipe (it imports nothing, so this package needs none of the server's).
 import { assertChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tests/helpers/chromium";
+import { seriousViolations } from "../../tests/helpers/axe";
 import { shellAssetResponse } from "../src/main/app-protocol";
 
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 let server: Server;
 let base: string;
@@ -48,7 +51,7 @@ afterAll(async () => {
 
 interface BridgeOptions {
   notice?: string | null;
-  existing?: string[];
+  existing?: readonly string[];
 }
 /** What the stand-in bridge puts on the page: the API, and the calls made to it. */
 type BridgedWindow = { atriumDesktop?: unknown; calls?: Array<[string, unknown]> };
@@ -123,8 +126,8 @@ function installBridge(init: BridgeOptions) {
   };
 }
 
-async function openPage(path: string, options: BridgeOptions = {}): Promise<Page> {
-  const page = await context.newPage();
+async function openPage(path: string, options: BridgeOptions = {}, browser = context): Promise<Page> {
+  const page = await browser.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {
@@ -236,5 +239,34 @@ describe("offline page", () => {
     ]);
     expect((page as Page & { errors: string[] }).errors).toEqual([]);
     await page.close();
+  });
+});
+
+describe("accessibility (axe, WCAG 2 A/AA)", () => {
+  it("the picker (empty, and with deployments) and the offline page have no serious violation", async () => {
+    // axe is injected into the page, which the pages' CSP forbids: this browser alone bypasses it.
+    const axeProfile = mkdtempSync(join(tmpdir(), "atrium-desktop-axe-"));
+    const axeContext = await chromium.launchPersistentContext(axeProfile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      bypassCSP: true,
+    });
+    try {
+      const query = new URLSearchParams({ name: "Local", origin: "http://localhost:3000", reason: "ERR_TIMED_OUT" });
+      for (const [path, options, heading] of [
+        ["/picker.html", {}, "Atrium deployments"],
+        ["/picker.html", { existing: ["Head office", "Harbor Bakery"], notice: "A notice." }, "Atrium deployments"],
+        [`/offline.html?${query}`, {}, "Cannot reach Local"],
+      ] as const) {
+        const page = await openPage(path, options, axeContext);
+        await page.getByRole("heading", { name: heading }).waitFor();
+        expect(await seriousViolations(page, AXE), path).toEqual([]);
+        await page.close();
+      }
+    } finally {
+      await axeContext.close();
+      rmSync(axeProfile, { recursive: true, force: true });
+    }
   });
 });

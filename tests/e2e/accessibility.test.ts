@@ -6,34 +6,14 @@
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { seriousViolations } from "../helpers/axe";
 import { browserSuite } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
 
 const suite = browserSuite({ bypassCSP: true });
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }
-    ).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations;
-  });
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
+const violations = (page: Page) => seriousViolations(page, AXE);
 
 let page: Page;
 
@@ -81,7 +61,7 @@ describe("accessibility (axe, WCAG 2 A/AA)", () => {
     "/no-such-site",
   ])("%s has no serious violations", async (path) => {
     await page.goto(suite.server.url + path);
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await violations(page)).toEqual([]);
   });
 
   it("the OAuth consent page has no serious violations", async () => {
@@ -89,13 +69,13 @@ describe("accessibility (axe, WCAG 2 A/AA)", () => {
     await page.getByLabel("Name").fill("Checker app");
     await page.getByLabel("Redirect URIs").fill("https://checker.example.test/cb");
     await page.getByRole("button", { name: "Register app" }).click();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await violations(page)).toEqual([]);
     const clientId = (await page.getByTestId("client-id").textContent()) ?? "";
     await page.goto(
       `${suite.server.url}/oauth/authorize?client_id=${clientId}&response_type=code&scope=read_profile%20read_data`,
     );
     await page.getByRole("button", { name: "Approve" }).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await violations(page)).toEqual([]);
   });
 
   it("a SOP's page, with its editor and a new secret shown, has no serious violations", async () => {
@@ -104,13 +84,13 @@ describe("accessibility (axe, WCAG 2 A/AA)", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Rotate secret" }).click();
     await page.getByTestId("trigger-secret").waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await violations(page)).toEqual([]);
   });
 
   // Last: signing out ends the session the pages above used.
   it.each(["/login", "/signup"])("%s has no serious violations when signed out", async (path) => {
     await suite.context.clearCookies();
     await page.goto(suite.server.url + path);
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await violations(page)).toEqual([]);
   });
 });
