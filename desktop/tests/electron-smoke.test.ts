@@ -4,7 +4,6 @@
  * (it comes from outside the npm registry), so here it is skipped with the reason; on a machine with the
  * binary (`npx install-electron`, or ELECTRON_OVERRIDE_DIST_PATH) it runs with the rest of `npm test`.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -43,7 +42,6 @@ describe.skipIf(!binary)(`the desktop shell in Electron${binary ? "" : ` (${SKIP
   let app: ElectronApplication;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: "inherit" });
     server = createServer((request, response) => {
       if (request.url === "/api/health") {
         response.writeHead(200, { "content-type": "application/json" });

@@ -3,7 +3,6 @@
  * handler, same CSP), with the preload's bridge replaced by an in-page stand-in that records each call.
  * Debian's Chromium, as for the server's browser tests: a missing browser fails the run, it does not skip.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,7 +26,6 @@ let profile: string;
 
 beforeAll(async () => {
   assertChromium();
-  execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: "inherit" });
   server = createServer(async (request, response) => {
     const answer = await shellAssetResponse(`app://shell${request.url}`, join(root, "dist/renderer"));
     response.writeHead(answer.status, Object.fromEntries(answer.headers));
