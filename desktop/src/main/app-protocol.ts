@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
 import type { Session } from "electron";
-import { SHELL_ORIGIN, SHELL_SCHEME } from "../shared/ipc";
+import { SHELL_ORIGIN, SHELL_SCHEME } from "../shared/channel-names";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",

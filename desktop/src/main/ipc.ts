@@ -5,7 +5,8 @@
  */
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from "electron";
 import type { z } from "zod";
-import { channels, SHELL_ORIGIN, type Audience, type ChannelKey, type ChannelResults } from "../shared/ipc";
+import { SHELL_ORIGIN } from "../shared/channel-names";
+import { channels, type Audience, type ChannelKey, type ChannelResults } from "../shared/ipc";
 
 /** What the shell knows about the window a message came from: never what the page says about itself. */
 export type WindowRole = { kind: "picker" } | { kind: "deployment"; origin: string } | undefined;

@@ -5,7 +5,7 @@
 import { join, resolve } from "node:path";
 import { app, BrowserWindow, ipcMain, Menu, net, protocol, shell as desktop } from "electron";
 import { APP_ID } from "../shared/app-identity";
-import { SHELL_SCHEME } from "../shared/ipc";
+import { SHELL_SCHEME } from "../shared/channel-names";
 import { DEEP_LINK_SCHEME } from "./deep-links";
 import { probeDeployment } from "./deployment-probe";
 import { openDeploymentsStore } from "./deployments-store";

@@ -4,7 +4,8 @@
  * policy modules beside it.
  */
 import { BrowserWindow, Notification, session, type WebContents } from "electron";
-import { SHELL_ORIGIN, type Deployment, type Outcome, type ProbeSuccess } from "../shared/ipc";
+import { SHELL_ORIGIN } from "../shared/channel-names";
+import type { Deployment, Outcome, ProbeSuccess } from "../shared/ipc";
 import { serveShellPages } from "./app-protocol";
 import { deepLinkFromArgv, deepLinkTarget, parseDeepLink } from "./deep-links";
 import { partitionFor, type DeploymentsStore } from "./deployments-store";
@@ -217,10 +218,8 @@ export class DesktopShell {
     const contents = window.webContents;
     applyPermissionPolicy(contents.session, deployment.origin);
     serveShellPages(contents.session, rendererRoot);
+    /** Whether any page has been shown in this window yet (set on did-navigate below). */
     let committed = false;
-    contents.on("did-navigate", () => {
-      committed = true;
-    });
     confineNavigation(contents, deployment.origin, {
       openExternal: (url) => {
         this.options.openExternal(url);
@@ -238,6 +237,7 @@ export class DesktopShell {
       this.showOffline(entry, description);
     });
     contents.on("did-navigate", (_event, url) => {
+      committed = true;
       if (!entry.offline || originOf(url) !== deployment.origin) return;
       // Back again: the offline pages in between are dropped, so Back leads to the console, not to them.
       entry.offline = false;

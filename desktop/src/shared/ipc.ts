@@ -9,8 +9,6 @@
 import { z } from "zod";
 import { CHANNEL_NAMES } from "./channel-names";
 
-export { SHELL_ORIGIN, SHELL_SCHEME } from "./channel-names";
-
 export type Audience = "picker" | "offline" | "console" | "any";
 
 export const DeploymentName = z
