@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { openDatabase, type DatabaseHandle, type Db } from "~db/client";
 import { migrateToLatest } from "~db/migrate";
 import { seedDemo, DEMO_OPERATOR } from "~db/seed";
-import { HttpError } from "~/lib/http.server";
+import { DomainError, notFound } from "~/lib/errors";
 import { parseEnv } from "~/lib/env.server";
 import {
   TierSchema,
@@ -122,7 +122,7 @@ async function admin(args: string[], io: Io): Promise<void> {
       }
       const owned = await withDatabase(async (db, _applied, handle) => {
         const user = await findUserByEmail(db, email);
-        if (!user) throw new HttpError(404, `No account with the email ${email}`);
+        if (!user) throw notFound(`No account with the email ${email}`);
         const workspaces = (await workspacesOfUser(db, user.id)).filter((w) => w.role === "owner");
         await deleteAccount({ db, authThrottle: createAuthThrottle(handle, parseEnv(process.env)) }, user);
         return workspaces;
@@ -136,7 +136,7 @@ async function admin(args: string[], io: Io): Promise<void> {
         const user = await findUserByEmail(db, email);
         return user ? { user, workspaces: await workspacesOfUser(db, user.id) } : undefined;
       });
-      if (!found) throw new HttpError(404, `No account with the email ${email}`);
+      if (!found) throw notFound(`No account with the email ${email}`);
       const { user, workspaces } = found;
       io.out(`${user.email}  id ${user.id}  tier ${user.tier}  status ${user.status}  since ${user.created_at}`);
       for (const w of workspaces) io.out(`  ${w.role.padEnd(6)} ${w.slug}  (${w.name})`);
@@ -156,7 +156,7 @@ async function admin(args: string[], io: Io): Promise<void> {
       const expiresInDays = values["expires-in-days"] ? count(values["expires-in-days"], "--expires-in-days") : null;
       const created = await withDatabase(async (db) => {
         const user = await findUserByEmail(db, email);
-        if (!user) throw new HttpError(404, `No account with the email ${email}`);
+        if (!user) throw notFound(`No account with the email ${email}`);
         return apiKeysOf(db, user).generate({
           name: need(values.name, "--name"),
           environment,
@@ -204,8 +204,8 @@ export async function runCli(argv: string[], io: Io = consoleIo): Promise<number
       io.err(`${error.message}\n\n${ADMIN_USAGE}`);
       return 2;
     }
-    if (error instanceof HttpError) {
-      const detail = error.extra.issues?.map((i) => `  ${i.field}: ${i.message}`).join("\n");
+    if (error instanceof DomainError) {
+      const detail = error.detail.issues?.map((i) => `  ${i.field}: ${i.message}`).join("\n");
       io.err(`Error: ${error.message}${detail ? `\n${detail}` : ""}`);
       return 1;
     }

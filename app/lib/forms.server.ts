@@ -1,13 +1,14 @@
 /**
  * Console forms (DESIGN conventions: work without JavaScript, validate on the server, show field errors
  * next to the field). `runForm` reads the posted form (size limit, content type) and runs the action;
- * any client error it throws (`HttpError` 4xx, including the 400 of `parseForm`) becomes a `FormResult`
- * returned with that status, so the page renders it in place. Authenticate before calling it: an
+ * any refusal it throws (a domain error, or an `HttpError` 4xx such as an unreadable form) becomes a
+ * `FormResult` returned with its status, so the page renders it in place. Authenticate before calling it: an
  * anonymous caller's body is never read.
  */
 import { data, type AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
-import { HttpError, badRequest, issuesOf, readBodyBytes } from "./http.server";
+import { invalid, issuesOf } from "./errors";
+import { HttpError, asHttpError, failureCategory, readBodyBytes } from "./http.server";
 
 export interface FormResult {
   ok: boolean;
@@ -29,7 +30,7 @@ async function readForm(request: Request, context: AppLoadContext): Promise<Form
   try {
     form = await new Response(new Uint8Array(bytes), { headers: { "content-type": type } }).formData();
   } catch {
-    throw badRequest("The form could not be read");
+    throw new HttpError(400, "The form could not be read");
   }
   const values: FormValues = {};
   for (const [key, value] of form) if (typeof value === "string") values[key] = value;
@@ -38,23 +39,33 @@ async function readForm(request: Request, context: AppLoadContext): Promise<Form
 
 export function parseForm<S extends z.ZodType>(schema: S, values: FormValues): z.output<S> {
   const parsed = schema.safeParse(values);
-  if (!parsed.success) throw badRequest("Check the highlighted fields", issuesOf(parsed.error));
+  if (!parsed.success) throw invalid("Check the highlighted fields", issuesOf(parsed.error));
   return parsed.data;
 }
 
-export async function runForm<T>(request: Request, context: AppLoadContext, run: (values: FormValues) => Promise<T>) {
+/**
+ * `refused` adds what the page needs to show the form again beside the error (e.g. the unsaved draft, and
+ * which panel answered).
+ */
+export async function runForm<T>(
+  request: Request,
+  context: AppLoadContext,
+  run: (values: FormValues) => Promise<T>,
+  refused?: (values: FormValues) => Partial<FormResult> & Record<string, unknown>,
+) {
   let values: FormValues = {};
   try {
     values = await readForm(request, context);
     return await run(values);
-  } catch (error) {
-    if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
-    context.request.log.failure = error.statusCode === 429 || error.statusCode === 403 ? "authorization" : "validation";
+  } catch (thrown) {
+    const error = asHttpError(thrown);
+    if (!error || error.statusCode >= 500) throw thrown;
+    context.request.log.failure = failureCategory(error.statusCode);
     const fieldErrors: Record<string, string> = {};
     for (const issue of error.extra.issues ?? []) fieldErrors[issue.field] ??= issue.message;
     const headers = error.extra.retryAfter ? { "Retry-After": String(error.extra.retryAfter) } : undefined;
     return data<FormResult>(
-      { ok: false, intent: values.intent, message: error.message, fieldErrors },
+      { ok: false, intent: values.intent, message: error.message, fieldErrors, ...refused?.(values) },
       { status: error.statusCode, headers },
     );
   }

@@ -1,17 +1,15 @@
 /**
- * The error contract (DESIGN rule 3): modules throw `HttpError`s, and `errorResponse` is the one function
- * that turns any thrown value into the spec's body `{ error, message, statusCode }` (+ `issues` on 400,
- * + `retryAfter` on 429). Nothing else writes error bodies for /api/*.
+ * The error contract (DESIGN rule 3): modules throw domain errors (app/lib/errors.ts), the HTTP layer throws
+ * `HttpError`s for what only HTTP can get wrong (a method, a content type, a body too large), and
+ * `errorResponse` is the one function that turns any thrown value into the spec's body
+ * `{ error, message, statusCode }` (+ `issues` on 400, + `retryAfter` on 429). Nothing else writes error
+ * bodies for /api/*.
  */
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { contractFor } from "~/lib/access-contract.server";
 import type { FailureCategory } from "~/lib/context";
-
-export interface FieldIssue {
-  field: string;
-  message: string;
-}
+import { DomainError, invalid, issuesOf, type DomainErrorKind, type FieldIssue } from "~/lib/errors";
 
 const STATUS_NAMES: Record<number, string> = {
   400: "Bad Request",
@@ -48,17 +46,22 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, issues?: FieldIssue[]) => new HttpError(400, message, { issues });
-export const unauthorized = (message = "Invalid or missing API key") => new HttpError(401, message);
-export const forbidden = (message = "Insufficient permissions") => new HttpError(403, message);
-export const notFound = (message = "The requested resource was not found") => new HttpError(404, message);
-export const conflict = (message: string, issues?: FieldIssue[]) => new HttpError(409, message, { issues });
-export const tooManyRequests = (retryAfter: number, message = "Rate limit exceeded") =>
-  new HttpError(429, message, { retryAfter: Math.max(1, Math.ceil(retryAfter)) });
+const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  "not-found": 404,
+  conflict: 409,
+  "rate-limited": 429,
+};
 
-/** Field errors from zod, named by their dotted path ("" for the body itself). */
-export function issuesOf(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((i) => ({ field: i.path.map(String).join("."), message: i.message }));
+/** A domain error as the HTTP error it answers with; any other `HttpError` as itself. */
+export function asHttpError(thrown: unknown): HttpError | undefined {
+  if (thrown instanceof HttpError) return thrown;
+  if (thrown instanceof DomainError) {
+    return new HttpError(DOMAIN_STATUS[thrown.kind], thrown.message, thrown.detail);
+  }
+  return undefined;
 }
 
 export function failureCategory(status: number): FailureCategory | undefined {
@@ -76,9 +79,9 @@ export function errorBody(statusCode: number, message: string) {
 
 export function errorResponse(thrown: unknown, context?: AppLoadContext): Response {
   if (thrown instanceof Response) return thrown;
-  const error =
-    thrown instanceof HttpError ? thrown : new HttpError(500, "Something went wrong on our side; it has been logged.");
-  if (!(thrown instanceof HttpError)) context?.request.logger.error({ err: thrown }, "unhandled error in API route");
+  const known = asHttpError(thrown);
+  const error = known ?? new HttpError(500, "Something went wrong on our side; it has been logged.");
+  if (!known) context?.request.logger.error({ err: thrown }, "unhandled error in API route");
   if (context) context.request.log.failure = failureCategory(error.statusCode);
 
   const body: Record<string, unknown> = errorBody(error.statusCode, error.message);
@@ -114,10 +117,10 @@ export async function readJson<S extends z.ZodType>(
   try {
     value = JSON.parse(text);
   } catch {
-    throw badRequest("The request body is not valid JSON");
+    throw new HttpError(400, "The request body is not valid JSON");
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw badRequest("The request body is invalid", issuesOf(parsed.error));
+  if (!parsed.success) throw invalid("The request body is invalid", issuesOf(parsed.error));
   return parsed.data;
 }
 
@@ -198,14 +201,4 @@ export function routePattern(pathname: string, params: Record<string, string | u
   }
   const path = segments.join("/");
   return splat ? path.slice(0, path.length - encodeURI(splat).length) + "*" : path;
-}
-
-/** Validates one value in a module; a failure is a 400 naming `field`, never a 500 from a ZodError. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, field: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const message = parsed.error.issues[0]?.message ?? "Invalid value";
-    throw badRequest(message, [{ field, message }]);
-  }
-  return parsed.data;
 }

@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
-import { badRequest } from "~/lib/http.server";
+import { invalid } from "~/lib/errors";
 import { selectWorkspace } from "~/modules/auth/sessions.server";
 import { operatorWorkspaces, requireOperator } from "~/modules/tenancy/access.server";
 import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
@@ -29,7 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     } else if (values.intent === "select") {
       await switchWorkspace(context, session, values.workspaceId ?? "");
     } else {
-      throw badRequest("Unknown action");
+      throw invalid("Unknown action");
     }
     return redirect("/get-started");
   });

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import type { Role } from "~db/schema";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
-import { badRequest } from "~/lib/http.server";
+import { invalid } from "~/lib/errors";
 import { EmailSchema } from "~/modules/accounts/users.server";
 import { requireWorkspace } from "~/modules/tenancy/access.server";
 import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
@@ -53,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         await repo.removeMember(actor, parseForm(RemoveMemberForm, values).userId);
         return { ok: true, intent: values.intent, message: "Member removed." };
       default:
-        throw badRequest("Unknown action");
+        throw invalid("Unknown action");
     }
   });
 }

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type FormResult, runForm } from "~/lib/forms.server";
-import { badRequest } from "~/lib/http.server";
+import { invalid } from "~/lib/errors";
 import { deleteAccount } from "~/modules/accounts/users.server";
 import { clearSessionCookie } from "~/modules/auth/sessions.server";
 import { operatorWorkspaces, requireOperator } from "~/modules/tenancy/access.server";
@@ -26,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const session = await requireOperator(request, context);
   return runForm(request, context, async (values) => {
     if ((values.confirmEmail ?? "").trim().toLowerCase() !== session.user.email) {
-      throw badRequest("Type your email exactly to confirm", [
+      throw invalid("Type your email exactly to confirm", [
         { field: "confirmEmail", message: `Type ${session.user.email} to confirm` },
       ]);
     }

@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
-import { badRequest } from "~/lib/http.server";
+import { invalid } from "~/lib/errors";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
 import { findRateLimits } from "~/modules/accounts/users.server";
 import { TIER_PLANS } from "~/modules/plans/tiers";
@@ -100,7 +100,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         await keys.revoke(parseForm(KeyForm, values).keyId);
         return { ok: true, intent: "revoke", message: "Key revoked: it stopped working at once." };
       default:
-        throw badRequest("Unknown action");
+        throw invalid("Unknown action");
     }
   });
 }

@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
-import { badRequest } from "~/lib/http.server";
+import { invalid } from "~/lib/errors";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { AppFields, oauthAppsOf } from "~/modules/oauth/clients.server";
 import { issuerOf } from "~/modules/oauth/issuer.server";
@@ -52,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return { ok: true, intent: "delete", message: "App deleted: its tokens stopped working at once." };
       }
       default:
-        throw badRequest("Unknown action");
+        throw invalid("Unknown action");
     }
   });
 }

@@ -1,11 +1,11 @@
 // /settings/sops/{id} — one SOP: its definition and step editor, its trigger (secret shown once, with signing
 // examples; rotate, delete), failed verifications, runs and completion notices. Admins write; everyone reads.
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
 import { type FormResult, type FormValues, parseForm, runForm } from "~/lib/forms.server";
-import { HttpError, badRequest } from "~/lib/http.server";
+import { invalid } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { curlExample, nodeExample } from "~/modules/sops/examples";
 import {
@@ -14,7 +14,6 @@ import {
   sopsOf,
   stepsFromForm,
   type IssuedSecret,
-  type SopsRepo,
 } from "~/modules/sops/sops.server";
 import { STEP_TYPES } from "~/modules/sops/steps/registry.server";
 import type { StepDescription, StoredStep } from "~/modules/sops/steps/types";
@@ -32,21 +31,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 const RUNS_PER_PAGE = 10;
 const DAY = 86_400_000;
 
-async function findSop(sops: SopsRepo, id: string) {
-  try {
-    return await sops.get(id);
-  } catch (error) {
-    if (error instanceof HttpError && error.statusCode === 404) {
-      throw new Response("No such SOP in this workspace", { status: 404 });
-    }
-    throw error;
-  }
-}
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { workspace, role } = await requireWorkspace(request, context);
   const sops = sopsOf(context.services.db, workspace.id, context.services.secrets);
-  const sop = await findSop(sops, params.sopId!);
+  const sop = await sops.get(params.sopId!);
   const url = new URL(request.url);
   const { page, ...window } = pageOf(request, RUNS_PER_PAGE);
   const canEdit = roleAtLeast(role, "admin");
@@ -104,7 +92,7 @@ function editDraft(intent: string, values: FormValues): Draft | null {
   const i = Number(index);
   if (verb === "add-step") {
     const type = STEP_TYPES.find((t) => t.type === values.newStepType);
-    if (!type) throw badRequest("Choose a step type");
+    if (!type) throw invalid("Choose a step type");
     draft.steps.push({ type: type.type });
   } else if (verb === "remove-step" && draft.steps[i]) {
     draft.steps.splice(i, 1);
@@ -122,7 +110,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { workspace, session } = await requireWorkspace(request, context, "admin");
   const { db, secrets } = context.services;
   const sops = sopsOf(db, workspace.id, secrets);
-  const sop = await findSop(sops, params.sopId!);
+  const sop = await sops.get(params.sopId!);
   const audit = (action: string, detail: Record<string, unknown> = {}) =>
     recordWorkspaceEvent(db, workspace.id, {
       action,
@@ -131,69 +119,64 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       ip: context.request.ip,
     });
 
-  return runForm(request, context, async (values): Promise<SopResult | ReturnType<typeof data<SopResult>>> => {
-    const intent = values.intent ?? "";
-    const edited = editDraft(intent, values);
-    if (edited) return { ok: true, intent: "edit", draft: edited, message: "Unsaved changes: save to keep them." };
-    switch (intent) {
-      case "save": {
-        const draft = draftOf(values);
-        try {
+  return runForm(
+    request,
+    context,
+    async (values): Promise<SopResult> => {
+      const intent = values.intent ?? "";
+      const edited = editDraft(intent, values);
+      if (edited) return { ok: true, intent: "edit", draft: edited, message: "Unsaved changes: save to keep them." };
+      switch (intent) {
+        case "save": {
           const { fields, steps } = parseSopForm(values, { requireHttps: context.services.env.production });
           await sops.update(sop.id, fields, steps);
-        } catch (error) {
-          if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
-          const fieldErrors: Record<string, string> = {};
-          for (const issue of error.extra.issues ?? []) fieldErrors[issue.field] ??= issue.message;
-          return data<SopResult>(
-            { ok: false, intent: "edit", message: error.message, fieldErrors, draft },
-            { status: error.statusCode },
-          );
+          await audit("sop.updated");
+          return { ok: true, intent: "edit", message: "Saved." };
         }
-        await audit("sop.updated");
-        return { ok: true, intent: "edit", message: "Saved." };
-      }
-      case "enable":
-      case "disable":
-        await sops.setEnabled(sop.id, intent === "enable");
-        await audit(`sop.${intent}d`);
-        return {
-          ok: true,
-          intent: "status",
-          message: intent === "enable" ? "Enabled: triggers are accepted." : "Disabled: triggers are refused (409).",
-        };
-      case "delete": {
-        if (parseForm(ConfirmDelete, values).confirm.trim() !== sop.slug) {
-          throw badRequest("Type the SOP's slug to confirm", [
-            { field: "confirm", message: `Type ${sop.slug} to confirm` },
-          ]);
+        case "enable":
+        case "disable":
+          await sops.setEnabled(sop.id, intent === "enable");
+          await audit(`sop.${intent}d`);
+          return {
+            ok: true,
+            intent: "status",
+            message: intent === "enable" ? "Enabled: triggers are accepted." : "Disabled: triggers are refused (409).",
+          };
+        case "delete": {
+          if (parseForm(ConfirmDelete, values).confirm.trim() !== sop.slug) {
+            throw invalid("Type the SOP's slug to confirm", [
+              { field: "confirm", message: `Type ${sop.slug} to confirm` },
+            ]);
+          }
+          await sops.remove(sop.id);
+          await audit("sop.deleted", { slug: sop.slug });
+          throw redirect("/settings/sops");
         }
-        await sops.remove(sop.id);
-        await audit("sop.deleted", { slug: sop.slug });
-        throw redirect("/settings/sops");
+        case "create-trigger": {
+          const issued = await sops.createTrigger(sop.id);
+          await audit("sop.trigger.created", { triggerId: issued.triggerId });
+          return { ok: true, intent: "trigger", issued };
+        }
+        case "rotate-trigger": {
+          const issued = await sops.rotateTrigger(sop.id, values.triggerId ?? "");
+          await audit("sop.trigger.rotated", { triggerId: issued.triggerId });
+          return { ok: true, intent: "trigger", issued };
+        }
+        case "delete-trigger":
+          await sops.deleteTrigger(sop.id, values.triggerId ?? "");
+          await audit("sop.trigger.deleted", { triggerId: values.triggerId });
+          return {
+            ok: true,
+            intent: "trigger",
+            message: "Trigger deleted: signed requests are refused until you create another.",
+          };
+        default:
+          throw invalid("Unknown action");
       }
-      case "create-trigger": {
-        const issued = await sops.createTrigger(sop.id);
-        await audit("sop.trigger.created", { triggerId: issued.triggerId });
-        return { ok: true, intent: "trigger", issued };
-      }
-      case "rotate-trigger": {
-        const issued = await sops.rotateTrigger(sop.id, values.triggerId ?? "");
-        await audit("sop.trigger.rotated", { triggerId: issued.triggerId });
-        return { ok: true, intent: "trigger", issued };
-      }
-      case "delete-trigger":
-        await sops.deleteTrigger(sop.id, values.triggerId ?? "");
-        await audit("sop.trigger.deleted", { triggerId: values.triggerId });
-        return {
-          ok: true,
-          intent: "trigger",
-          message: "Trigger deleted: signed requests are refused until you create another.",
-        };
-      default:
-        throw badRequest("Unknown action");
-    }
-  });
+    },
+    // A refused save shows the editor again with what was typed, not what is stored.
+    (values) => (values.intent === "save" ? { intent: "edit", draft: draftOf(values) } : {}),
+  );
 }
 
 function CopyButton({ value, label }: { value: string; label: string }) {

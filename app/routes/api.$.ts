@@ -1,7 +1,8 @@
 // Any /api/* path no route claims: a JSON 404 for every method, never the HTML page.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { contractFor } from "~/lib/access-contract.server";
-import { errorResponse, notFound } from "~/lib/http.server";
+import { notFound } from "~/lib/errors";
+import { errorResponse } from "~/lib/http.server";
 
 const noRoute = ({ request, context }: LoaderFunctionArgs) => {
   context.request.log.route = "/api/*";

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { isUniqueViolation, type Db } from "~db/client";
 import { TIERS, type Tier, type UserRow, type UserStatus } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
-import { HttpError, conflict, validate } from "~/lib/http.server";
+import { DomainError, conflict, invalid, validate } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { hashPassword } from "~/modules/auth/password.server";
 import type { AppServices } from "~/lib/context";
@@ -28,9 +28,9 @@ export type User = Pick<UserRow, "id" | "email" | "tier" | "status" | "created_a
 
 const PUBLIC_COLUMNS = ["id", "email", "tier", "status", "created_at"] as const;
 
-export class AccountNotFoundError extends HttpError {
+export class AccountNotFoundError extends DomainError {
   constructor(email: string) {
-    super(404, `No account with the email ${email}`);
+    super("not-found", `No account with the email ${email}`);
   }
 }
 
@@ -146,7 +146,7 @@ export async function findRateLimits(db: Db, userId: string): Promise<RateLimits
 export async function setRateLimits(db: Db, email: string, limits: RateLimits): Promise<User> {
   const user = await requireByEmail(db, email);
   if (user.tier !== "enterprise") {
-    throw new HttpError(400, `${user.email} is on the ${user.tier} tier; custom limits are for enterprise accounts`);
+    throw invalid(`${user.email} is on the ${user.tier} tier; custom limits are for enterprise accounts`);
   }
   await db
     .updateTable("users")

@@ -5,7 +5,7 @@
 import type { Db } from "~db/client";
 import type { ApiKeysTable, KeyEnvironment, Tier } from "~db/schema";
 import { addDays, isoNow, now } from "~/lib/clock.server";
-import { badRequest, forbidden, notFound } from "~/lib/http.server";
+import { forbidden, invalid, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { TIER_PLANS } from "~/modules/plans/tiers";
@@ -150,7 +150,7 @@ export function apiKeysOf(db: Db, user: { id: string; tier: Tier }) {
     /** The plan's gate: a Free account holds at most 3 active keys (TIER_PLANS). */
     async generate(input: NewKeyInput) {
       if (input.workspaceId && !(await workspaceOf(db, input.workspaceId).roleOf(user.id))) {
-        throw badRequest("Choose one of your workspaces", [
+        throw invalid("Choose one of your workspaces", [
           { field: "workspaceId", message: "Choose one of your workspaces" },
         ]);
       }
@@ -185,7 +185,7 @@ export function apiKeysOf(db: Db, user: { id: string; tier: Tier }) {
      */
     async roll(id: string, graceHours: number) {
       const old = await ownKey(id);
-      if (statusOf(old) !== "active" || old.replaced_by_id) throw badRequest("Only an active key can be rolled, once");
+      if (statusOf(old) !== "active" || old.replaced_by_id) throw invalid("Only an active key can be rolled, once");
       const lifetimeDays = old.expires_at
         ? Math.max(1, Math.round((Date.parse(old.expires_at) - Date.parse(old.created_at)) / 86_400_000))
         : null;
@@ -213,7 +213,7 @@ export function apiKeysOf(db: Db, user: { id: string; tier: Tier }) {
           .where("revoked_at", "is", null)
           .where("replaced_by_id", "is", null)
           .executeTakeFirst();
-        if (Number(numUpdatedRows) !== 1) throw badRequest("Only an active key can be rolled, once");
+        if (Number(numUpdatedRows) !== 1) throw invalid("Only an active key can be rolled, once");
         return created;
       });
     },

@@ -1,12 +1,12 @@
 /**
  * Operator sign-in with remix-auth's form strategy. The strategy's verify function owns the whole
- * decision (throttle, credentials, account state) and throws an `HttpError` the page shows as-is.
+ * decision (throttle, credentials, account state) and throws a domain error the page shows as-is.
  */
 import type { AppLoadContext } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
-import { HttpError, badRequest, issuesOf } from "~/lib/http.server";
+import { forbidden, invalid, issuesOf, unauthenticated } from "~/lib/errors";
 import { EmailSchema, PasswordSchema, createUser, findCredentials, type User } from "~/modules/accounts/users.server";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { burnPasswordCheck, verifyPassword } from "./password.server";
@@ -39,17 +39,17 @@ export function authenticatorFor(context: AppLoadContext): Authenticator<User> {
       new FormStrategy(async ({ form }) => {
         const fields = formFields(form);
         const parsed = LoginForm.safeParse(fields);
-        if (!parsed.success) throw badRequest("Check the highlighted fields", issuesOf(parsed.error));
+        if (!parsed.success) throw invalid("Check the highlighted fields", issuesOf(parsed.error));
         const { email, password } = parsed.data;
         return throttled(context, email, async () => {
           const account = await findCredentials(db, email);
           if (!account) {
             await burnPasswordCheck(password);
-            throw new HttpError(401, INCORRECT);
+            throw unauthenticated(INCORRECT);
           }
-          if (!(await verifyPassword(password, account.password_hash))) throw new HttpError(401, INCORRECT);
+          if (!(await verifyPassword(password, account.password_hash))) throw unauthenticated(INCORRECT);
           if (account.status !== "active") {
-            throw new HttpError(403, "This account is suspended. Contact the administrator of this Atrium server.");
+            throw forbidden("This account is suspended. Contact the administrator of this Atrium server.");
           }
           await recordAccountEvent(db, account.id, {
             action: "account.signed_in",
@@ -67,7 +67,7 @@ export function authenticatorFor(context: AppLoadContext): Authenticator<User> {
         const fields = formFields(form);
         const parsed = SignupForm.safeParse(fields);
         return throttled(context, fields.email, async () => {
-          if (!parsed.success) throw badRequest("Check the highlighted fields", issuesOf(parsed.error));
+          if (!parsed.success) throw invalid("Check the highlighted fields", issuesOf(parsed.error));
           return createUser(db, parsed.data, { ip: context.request.ip });
         });
       }),

@@ -8,7 +8,8 @@ import type { AppLoadContext } from "@remix-run/node";
 import { sql } from "kysely";
 import type { ApiKeysTable, Tier, UserStatus, UsersTable } from "~db/schema";
 import { isoNow, now } from "~/lib/clock.server";
-import { HttpError, forbidden, setResponseHeaders, tooManyRequests, unauthorized } from "~/lib/http.server";
+import { forbidden, rateLimited, unauthenticated } from "~/lib/errors";
+import { setResponseHeaders } from "~/lib/http.server";
 import { hashKey, isWellFormedKey, looksLikeKey } from "~/modules/api-keys/format.server";
 import { statusOf } from "~/modules/api-keys/api-keys.server";
 import { oauthAccessTokenVerifier } from "~/modules/oauth/access-tokens.server";
@@ -89,14 +90,14 @@ export async function requireIntegrator(
 
   // A client address that keeps failing is refused before its next guess is even looked at.
   const blockedFor = authFailures.blockedFor(context.request.ip);
-  if (blockedFor > 0) throw tooManyRequests(blockedFor);
+  if (blockedFor > 0) throw rateLimited(blockedFor);
 
   const token = bearerToken(request);
   const verifier = token ? VERIFIERS.find((v) => v.recognises(token)) : undefined;
   const integrator = token && verifier ? await verifier.verify(token, context) : null;
   if (!integrator) {
     await authFailures.record(context.request.ip);
-    throw unauthorized();
+    throw unauthenticated("Invalid or missing API key", "Bearer");
   }
 
   const { id, lastUsedAt, kind } = integrator.credential;
@@ -115,7 +116,7 @@ export async function requireIntegrator(
   if (integrator.credential.kind === "oauth") requireScope(integrator.credential.scopes, scope);
   const state = await limiter.consume(id, integrator.limits);
   rateLimitHeaders(state);
-  if (state.retryAfter !== undefined) throw tooManyRequests(state.retryAfter);
+  if (state.retryAfter !== undefined) throw rateLimited(state.retryAfter);
   if (!lastUsedAt || now().getTime() - Date.parse(lastUsedAt) > LAST_USED_PRECISION_MS) {
     const table = kind === "oauth" ? "oauth_grants" : "api_keys";
     await context.services.db.updateTable(table).set({ last_used_at: isoNow() }).where("id", "=", id).execute();
@@ -127,7 +128,5 @@ export async function requireIntegrator(
 function requireScope(granted: string[], scope: OAuthScope | undefined): void {
   if (!scope) throw forbidden("This route accepts API keys only, not OAuth access tokens");
   if (granted.includes(scope)) return;
-  throw new HttpError(403, `This access token lacks the ${scope} scope`, {
-    challenge: `Bearer error="insufficient_scope", scope="${scope}"`,
-  });
+  throw forbidden(`This access token lacks the ${scope} scope`, `Bearer error="insufficient_scope", scope="${scope}"`);
 }

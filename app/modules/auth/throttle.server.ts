@@ -10,7 +10,7 @@ import type { DatabaseHandle } from "~db/client";
 import { createCounter } from "~db/rate-limit-store";
 import type { Env } from "~/lib/env.server";
 import { sha256Base64url } from "~/lib/hash.server";
-import { tooManyRequests } from "~/lib/http.server";
+import { rateLimited } from "~/lib/errors";
 
 export interface AuthThrottle {
   /** Takes one attempt from the email's and the address's allowance; throws the 429 when either is spent. */
@@ -41,7 +41,7 @@ export function createAuthThrottle(handle: DatabaseHandle, env: Env): AuthThrott
       }
       if (waitMs > 0) {
         const minutes = Math.ceil(waitMs / 60_000);
-        throw tooManyRequests(
+        throw rateLimited(
           waitMs / 1000,
           `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
         );

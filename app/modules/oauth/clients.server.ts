@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { Db } from "~db/client";
 import type { OAuthClientType, OAuthClientsTable } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
-import { badRequest, notFound } from "~/lib/http.server";
+import { invalid, notFound } from "~/lib/errors";
 import { newSecret } from "~/lib/ids.server";
 
 export const CLIENT_ID_PREFIX = "atr_client_";
@@ -122,7 +122,7 @@ export function oauthAppsOf(db: Db, ownerUserId: string) {
     /** A new secret; the old one stops working at once (tokens already issued stay valid). */
     async rotateSecret(clientId: string): Promise<{ app: AppView; secret: string }> {
       const row = await require(clientId);
-      if (row.client_type !== "confidential") throw badRequest("A public app has no secret");
+      if (row.client_type !== "confidential") throw invalid("A public app has no secret");
       const secret = `${CLIENT_SECRET_PREFIX}${newSecret(32)}`;
       const at = isoNow();
       await db

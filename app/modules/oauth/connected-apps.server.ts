@@ -1,6 +1,6 @@
 /** The apps a user has authorized (live grants), and "Revoke access": every token of the grant stops at once. */
 import type { Db } from "~db/client";
-import { notFound } from "~/lib/http.server";
+import { notFound } from "~/lib/errors";
 import { parseScopes } from "./scopes";
 import { revokeGrant } from "./tokens.server";
 

@@ -6,7 +6,7 @@
  */
 import type { AppLoadContext } from "@remix-run/node";
 import type { Role } from "~db/schema";
-import { forbidden, notFound } from "~/lib/http.server";
+import { forbidden, notFound } from "~/lib/errors";
 import { requireIntegrator } from "~/modules/auth/bearer.server";
 import { requireOperator } from "~/modules/tenancy/access.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";

@@ -9,7 +9,7 @@ import { isUniqueViolation } from "~db/client";
 import type { SopRunsTable, SopsTable } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
 import type { FormValues } from "~/lib/forms.server";
-import { HttpError, badRequest, conflict, issuesOf, notFound, type FieldIssue } from "~/lib/http.server";
+import { DomainError, conflict, invalid, issuesOf, notFound, type FieldIssue } from "~/lib/errors";
 import { newId, newSecret } from "~/lib/ids.server";
 import type { SecretBox } from "~/modules/secrets/secret-box.server";
 import { SLUG_PATTERN } from "~/modules/tenancy/slug";
@@ -61,7 +61,7 @@ export function stepsFromForm(values: FormValues): StoredStep[] {
 
 /** Validates and normalises steps; issues are named `step.<i>.<field>` for the editor. */
 export function validateSteps(steps: StoredStep[]): StoredStep[] {
-  if (steps.length > MAX_STEPS) throw badRequest(`A SOP has at most ${MAX_STEPS} steps`);
+  if (steps.length > MAX_STEPS) throw invalid(`A SOP has at most ${MAX_STEPS} steps`);
   const issues: FieldIssue[] = [];
   const names = new Set<string>();
   const clean = steps.map((step, i) => {
@@ -91,7 +91,7 @@ export function validateSteps(steps: StoredStep[]): StoredStep[] {
     for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) result[key] = String(value);
     return result;
   });
-  if (issues.length) throw badRequest("Check the highlighted steps", issues);
+  if (issues.length) throw invalid("Check the highlighted steps", issues);
   return clean;
 }
 
@@ -115,11 +115,11 @@ export function parseSopForm(
   try {
     steps = validateSteps(stepsFromForm(values));
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    issues.push(...(error.extra.issues ?? []));
-    if (!error.extra.issues?.length) throw error;
+    if (!(error instanceof DomainError)) throw error;
+    issues.push(...(error.detail.issues ?? []));
+    if (!error.detail.issues?.length) throw error;
   }
-  if (issues.length || !fields.success) throw badRequest("Check the highlighted fields", issues);
+  if (issues.length || !fields.success) throw invalid("Check the highlighted fields", issues);
   return { fields: fields.data, steps };
 }
 

@@ -11,7 +11,8 @@ import { z } from "zod";
 import { isUniqueViolation } from "~db/client";
 import { isoNow, now } from "~/lib/clock.server";
 import { sha256Hex } from "~/lib/hash.server";
-import { HttpError, badRequest, issuesOf, notFound, readBodyBytes, tooManyRequests } from "~/lib/http.server";
+import { conflict, invalid, issuesOf, notFound, rateLimited, unauthenticated } from "~/lib/errors";
+import { HttpError, readBodyBytes } from "~/lib/http.server";
 import { newId } from "~/lib/ids.server";
 import { queueRun } from "./runs.server";
 import { FAILURE_MESSAGES, checkHeaders, verifySignature } from "./signature.server";
@@ -47,7 +48,7 @@ export interface AcceptedTrigger {
 }
 
 const unauthorizedTrigger = (message: string) =>
-  new HttpError(401, message, { challenge: 'HMAC-SHA256 headers="X-SOP-Timestamp X-SOP-Signature"' });
+  unauthenticated(message, 'HMAC-SHA256 headers="X-SOP-Timestamp X-SOP-Signature"');
 
 export async function acceptTrigger(request: Request, context: AppLoadContext, ref: string): Promise<AcceptedTrigger> {
   const { db, env, authFailures, logger, secrets, jobRunner } = context.services;
@@ -55,7 +56,7 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
   context.request.log.callerType = "trigger";
 
   const blockedFor = authFailures.blockedFor(ip);
-  if (blockedFor > 0) throw tooManyRequests(blockedFor);
+  if (blockedFor > 0) throw rateLimited(blockedFor);
 
   const sop = await findSopForTrigger(db, ref);
   if (!sop) {
@@ -126,7 +127,7 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
   if (failure) return refuse(failure);
 
   if (sop.enabled !== 1) {
-    throw new HttpError(409, "This SOP is disabled: enable it in the console to accept triggers");
+    throw conflict("This SOP is disabled: enable it in the console to accept triggers");
   }
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(request.headers.get("content-type") ?? "")) {
     throw new HttpError(415, "Send the body as JSON with Content-Type: application/json");
@@ -135,15 +136,15 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
   try {
     parsed = JSON.parse(body.toString("utf8"));
   } catch {
-    throw badRequest("The request body is not valid JSON");
+    throw new HttpError(400, "The request body is not valid JSON");
   }
   if (depthOf(parsed, MAX_INPUT_DEPTH + 1) > MAX_INPUT_DEPTH + 1) {
-    throw badRequest(`The input is nested too deeply: at most ${MAX_INPUT_DEPTH} levels`, [
+    throw invalid(`The input is nested too deeply: at most ${MAX_INPUT_DEPTH} levels`, [
       { field: "input", message: `At most ${MAX_INPUT_DEPTH} levels of nesting` },
     ]);
   }
   const valid = TriggerBody.safeParse(parsed);
-  if (!valid.success) throw badRequest('The body must be { "input": { … } }', issuesOf(valid.error));
+  if (!valid.success) throw invalid('The body must be { "input": { … } }', issuesOf(valid.error));
 
   // A signature is accepted once: its record commits with the run, so the first of two racing copies wins and
   // the other is a replay. The row outlives the window in which the timestamp would pass anyway.

@@ -4,7 +4,7 @@
  * check as the picker.
  */
 import type { AppLoadContext } from "@remix-run/node";
-import { notFound } from "~/lib/http.server";
+import { notFound } from "~/lib/errors";
 import { selectWorkspace, type OperatorSession } from "~/modules/auth/sessions.server";
 import { workspaceOf } from "./workspaces.server";
 

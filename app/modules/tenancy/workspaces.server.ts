@@ -5,7 +5,7 @@
 import { isUniqueViolation, type Db } from "~db/client";
 import type { Role, WorkspaceRow } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
-import { badRequest, conflict, forbidden, notFound, validate } from "~/lib/http.server";
+import { conflict, forbidden, invalid, notFound, validate } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { findUserByEmail } from "~/modules/accounts/users.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
@@ -140,10 +140,10 @@ export function workspaceOf(db: Db, workspaceId: string) {
 
     async addMember(actorUserId: string, email: string, role: Role) {
       if (!ASSIGNABLE_ROLES.includes(role))
-        throw badRequest("Choose a role", [{ field: "role", message: "Choose admin, editor or viewer" }]);
+        throw invalid("Choose a role", [{ field: "role", message: "Choose admin, editor or viewer" }]);
       const user = await findUserByEmail(db, email);
       if (!user) {
-        throw badRequest("No account uses that email", [
+        throw invalid("No account uses that email", [
           { field: "email", message: "No Atrium account uses this email yet; ask them to sign up first" },
         ]);
       }
@@ -169,7 +169,7 @@ export function workspaceOf(db: Db, workspaceId: string) {
     },
 
     async changeRole(actorUserId: string, userId: string, role: Role) {
-      if (!ASSIGNABLE_ROLES.includes(role)) throw badRequest("Choose admin, editor or viewer");
+      if (!ASSIGNABLE_ROLES.includes(role)) throw invalid("Choose admin, editor or viewer");
       const member = await memberOrThrow(userId);
       if (member.role === "owner") throw forbidden("The owner's role cannot be changed");
       await db.transaction().execute(async (trx) => {
