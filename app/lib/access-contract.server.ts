@@ -28,6 +28,8 @@ export const ACCESS_CONTRACT: readonly ContractRow[] = [
     caller: "customer",
     credential: "site by host/header/query; customer session or manage token",
   },
+  // The person approving an app signs in as the operator they are; the app itself is the integrator.
+  { prefix: /^\/oauth\/authorize$/, caller: "operator", credential: "operator session and consent" },
   {
     prefix: /^\/oauth\/|^\/\.well-known\/oauth-authorization-server$/,
     caller: "integrator",

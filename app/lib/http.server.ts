@@ -5,9 +5,8 @@
  * `{ error, message, statusCode }` (+ `issues` on 400, + `retryAfter` on 429). Nothing else writes error
  * bodies for /api/*.
  */
-import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
-import { contractFor } from "~/lib/access-contract.server";
 import type { FailureCategory } from "~/lib/context";
 import { DomainError, invalid, issuesOf, type DomainErrorKind, type FieldIssue } from "~/lib/errors";
 
@@ -159,35 +158,11 @@ export function setResponseHeaders(context: AppLoadContext, headers: Record<stri
   extraHeaders.set(context.request, { ...extraHeaders.get(context.request), ...headers });
 }
 
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-type Handler = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response> | Response;
-
-/**
- * The `loader` (and `action`: the same function) of an /api/* resource route, from one handler per method,
- * so every API route answers an unsupported method with 405 + Allow and every thrown error through
- * `errorResponse`. Use as `export const loader = apiRoute({...}); export const action = loader;`.
- */
-export function apiRoute(handlers: Partial<Record<Method, Handler>>) {
-  const allow = Object.keys(handlers).flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m]));
-  const dispatch = async (args: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
-    const { request, params, context } = args;
-    const { pathname } = new URL(request.url);
-    context.request.log.route = routePattern(pathname, params);
-    context.request.log.callerType ??= contractFor(pathname).caller;
-    const method = request.method === "HEAD" ? "GET" : (request.method as Method);
-    const handler = handlers[method];
-    let response: Response;
-    try {
-      if (!handler) throw new HttpError(405, `${request.method} is not supported here`, { allow });
-      response = await handler(args);
-    } catch (thrown) {
-      response = errorResponse(thrown, context);
-    }
-    for (const [name, value] of Object.entries(extraHeaders.get(context.request) ?? {}))
-      response.headers.set(name, value);
-    return response;
-  };
-  return dispatch;
+/** Applies the headers `setResponseHeaders` collected for this request. */
+export function applyResponseHeaders(context: AppLoadContext, response: Response): Response {
+  for (const [name, value] of Object.entries(extraHeaders.get(context.request) ?? {}))
+    response.headers.set(name, value);
+  return response;
 }
 
 /** `/api/sops/abc/trigger` with `{ ref: "abc" }` → `/api/sops/:ref/trigger`, for logs and diagnostics. */

@@ -3,13 +3,14 @@ import { Link, Outlet, isRouteErrorResponse, useLoaderData, useRouteError } from
 import { resolveSiteBySlug } from "~/modules/sites/resolve.server";
 import type { RouteHandle } from "~/ui/handle";
 import siteCss from "~/styles/site.css?url";
+import { page } from "~/lib/routes.server";
 
 /** Public pages ship no JavaScript: fast, and byte-identical for every visitor so they can be cached. */
 export const handle: RouteHandle = { hydrate: false };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteCss }];
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
+export const loader = page("public", async ({ params, context }: LoaderFunctionArgs) => {
   context.request.log.callerType = "public";
   const site = await resolveSiteBySlug(context.services.db, params.site);
   if (!site) {
@@ -17,7 +18,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
     throw new Response(null, { status: 404, statusText: "Not Found" });
   }
   return { name: site.workspace.name, slug: site.workspace.slug };
-}
+});
 
 // Revalidated on every visit until the tagged page cache (DESIGN rule 7) lands with the sites issue.
 export const headers: HeadersFunction = () => ({ "Cache-Control": "public, max-age=0, must-revalidate" });

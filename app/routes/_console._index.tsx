@@ -4,23 +4,24 @@ import { z } from "zod";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { invalid } from "~/lib/errors";
 import { selectWorkspace } from "~/modules/auth/sessions.server";
-import { operatorWorkspaces, requireOperator } from "~/modules/tenancy/access.server";
+import { operatorWorkspaces, requireOperator } from "~/modules/access/operator.server";
 import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
 import { switchWorkspace } from "~/modules/tenancy/editor-session.server";
 import { createWorkspace } from "~/modules/tenancy/workspaces.server";
 import { Field, FormMessage } from "~/ui/form";
+import { page } from "~/lib/routes.server";
 
 export const meta: MetaFunction = () => [{ title: "Workspaces · Atrium" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const session = await requireOperator(request, context);
   const workspaces = await operatorWorkspaces(context, session);
   return { workspaces, selectedId: session.selectedWorkspaceId, origin: new URL(request.url).host };
-}
+});
 
 const NewWorkspace = z.object({ name: WorkspaceNameSchema, slug: SlugSchema });
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   const session = await requireOperator(request, context);
   return runForm(request, context, async (values) => {
     if (values.intent === "create") {
@@ -33,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     return redirect("/get-started");
   });
-}
+});
 
 export default function WorkspacePicker() {
   const { workspaces, selectedId, origin } = useLoaderData<typeof loader>();

@@ -1,15 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { checklistFor } from "~/modules/onboarding/checklist.server";
-import { requireWorkspace } from "~/modules/tenancy/access.server";
+import { requireWorkspace } from "~/modules/access/operator.server";
+import { page } from "~/lib/routes.server";
 
 export const meta: MetaFunction = () => [{ title: "Get started · Atrium" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const { session, workspace, repo } = await requireWorkspace(request, context, "viewer");
   const items = await checklistFor(context.services.db, { workspace, repo }, session.user);
   return { name: workspace.name, slug: workspace.slug, items };
-}
+});
 
 export default function GetStarted() {
   const { name, slug, items } = useLoaderData<typeof loader>();

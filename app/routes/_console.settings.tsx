@@ -5,15 +5,16 @@ import type { Role } from "~db/schema";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { invalid } from "~/lib/errors";
 import { EmailSchema } from "~/modules/accounts/users.server";
-import { requireWorkspace } from "~/modules/tenancy/access.server";
+import { requireWorkspace } from "~/modules/access/operator.server";
 import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
 import { ASSIGNABLE_ROLES, roleAtLeast } from "~/modules/tenancy/roles";
 import { ConfirmForm } from "~/ui/confirm-form";
 import { Field, FormMessage } from "~/ui/form";
+import { page } from "~/lib/routes.server";
 
 export const meta: MetaFunction = () => [{ title: "Workspace settings · Atrium" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const { session, workspace, role, repo } = await requireWorkspace(request, context, "viewer");
   return {
     workspace: { name: workspace.name, slug: workspace.slug },
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     me: { id: session.user.id },
     origin: new URL(request.url).host,
   };
-}
+});
 
 const WorkspaceForm = z.object({ name: WorkspaceNameSchema, slug: SlugSchema });
 const RoleSchema = z.enum(ASSIGNABLE_ROLES as [Role, ...Role[]], { message: "Choose admin, editor or viewer" });
@@ -30,7 +31,7 @@ const AddMemberForm = z.object({ email: EmailSchema, role: RoleSchema });
 const ChangeRoleForm = z.object({ userId: z.string().min(1), role: RoleSchema });
 const RemoveMemberForm = z.object({ userId: z.string().min(1) });
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   // Every change here needs an admin; the body of anyone else is never read.
   const { session, repo } = await requireWorkspace(request, context, "admin");
   const actor = session.user.id;
@@ -56,7 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         throw invalid("Unknown action");
     }
   });
-}
+});
 
 export default function Settings() {
   const { workspace, members, role, me, origin } = useLoaderData<typeof loader>();

@@ -6,12 +6,13 @@ import { type FormResult, runForm } from "~/lib/forms.server";
 import { invalid } from "~/lib/errors";
 import { deleteAccount } from "~/modules/accounts/users.server";
 import { clearSessionCookie } from "~/modules/auth/sessions.server";
-import { operatorWorkspaces, requireOperator } from "~/modules/tenancy/access.server";
+import { operatorWorkspaces, requireOperator } from "~/modules/access/operator.server";
 import { Field, FormMessage } from "~/ui/form";
+import { page } from "~/lib/routes.server";
 
 export const meta: MetaFunction = () => [{ title: "Your account · Atrium" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const session = await requireOperator(request, context);
   const owned = (await operatorWorkspaces(context, session)).filter((w) => w.role === "owner");
   return {
@@ -20,9 +21,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     since: session.user.created_at,
     owned: owned.map((w) => w.name),
   };
-}
+});
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   const session = await requireOperator(request, context);
   return runForm(request, context, async (values) => {
     if ((values.confirmEmail ?? "").trim().toLowerCase() !== session.user.email) {
@@ -33,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await deleteAccount(context.services, session.user);
     return redirect("/login?deleted=1", { headers: { "Set-Cookie": clearSessionCookie(context) } });
   });
-}
+});
 
 export default function Account() {
   const { email, tier, since, owned } = useLoaderData<typeof loader>();

@@ -9,11 +9,12 @@ import { invalid } from "~/lib/errors";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
 import { findRateLimits } from "~/modules/accounts/users.server";
 import { TIER_PLANS } from "~/modules/plans/tiers";
-import { operatorWorkspaces, requireOperator } from "~/modules/tenancy/access.server";
+import { operatorWorkspaces, requireOperator } from "~/modules/access/operator.server";
 import { FormMessage } from "~/ui/form";
 import { ConfirmForm } from "~/ui/confirm-form";
 import { Pager } from "~/ui/pager";
 import { pageCount, pageOf } from "~/lib/pagination.server";
+import { page } from "~/lib/routes.server";
 
 export const meta: MetaFunction = () => [{ title: "API Keys · Atrium" }];
 
@@ -32,7 +33,7 @@ const GRACE_CHOICES = [
 ];
 const ROTATE_AFTER_DAYS = 90;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const session = await requireOperator(request, context);
   const { db, apiRateLimit } = context.services;
   const { page, ...window } = pageOf(request, PAGE_SIZE);
@@ -69,7 +70,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })),
     origin: new URL(request.url).origin,
   };
-}
+});
 
 const GenerateForm = z.object({
   name: z.string().trim().min(1, "Name the key after where it is used").max(80, "Use at most 80 characters"),
@@ -82,7 +83,7 @@ const RollForm = KeyForm.extend({ graceHours: z.enum(["0", "1", "24", "168"]).tr
 
 type KeysResult = FormResult & { newKey?: { key: string; name: string } };
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   const session = await requireOperator(request, context);
   const keys = apiKeysOf(context.services.db, session.user);
   return runForm(request, context, async (values): Promise<KeysResult> => {
@@ -103,7 +104,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         throw invalid("Unknown action");
     }
   });
-}
+});
 
 function NewKey({ value, name, origin }: { value: string; name: string; origin: string }) {
   const [copied, setCopied] = useState(false);

@@ -5,20 +5,21 @@ import { z } from "zod";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { connectedAppsOf } from "~/modules/oauth/connected-apps.server";
-import { requireOperator } from "~/modules/tenancy/access.server";
+import { requireOperator } from "~/modules/access/operator.server";
 import { FormMessage } from "~/ui/form";
 import { ConfirmForm } from "~/ui/confirm-form";
+import { page } from "~/lib/routes.server";
 
 export const meta: MetaFunction = () => [{ title: "Connected apps · Atrium" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const session = await requireOperator(request, context);
   return { apps: await connectedAppsOf(context.services.db, session.user.id).list() };
-}
+});
 
 const RevokeForm = z.object({ grantId: z.string().min(1) });
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   const session = await requireOperator(request, context);
   return runForm(request, context, async (values): Promise<FormResult> => {
     const { grantId } = parseForm(RevokeForm, values);
@@ -31,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     return { ok: true, message: "Access revoked: the app's tokens stopped working at once." };
   });
-}
+});
 
 export default function ConnectedApps() {
   const { apps } = useLoaderData<typeof loader>();

@@ -9,21 +9,22 @@ import { invalid } from "~/lib/errors";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { AppFields, oauthAppsOf } from "~/modules/oauth/clients.server";
 import { issuerOf } from "~/modules/oauth/issuer.server";
-import { requireOperator } from "~/modules/tenancy/access.server";
+import { requireOperator } from "~/modules/access/operator.server";
 import { FormMessage } from "~/ui/form";
 import { ConfirmForm } from "~/ui/confirm-form";
+import { page } from "~/lib/routes.server";
 
 export const meta: MetaFunction = () => [{ title: "OAuth apps · Atrium" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const session = await requireOperator(request, context);
   return { apps: await oauthAppsOf(context.services.db, session.user.id).list(), issuer: issuerOf(request, context) };
-}
+});
 
 const AppForm = z.object({ clientId: z.string().min(1) });
 type AppsResult = FormResult & { issued?: { clientId: string; secret: string | null; name: string } };
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   const session = await requireOperator(request, context);
   const apps = oauthAppsOf(context.services.db, session.user.id);
   const audit = (action: string, clientId: string) =>
@@ -55,7 +56,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         throw invalid("Unknown action");
     }
   });
-}
+});
 
 function Issued({ issued }: { issued: NonNullable<AppsResult["issued"]> }) {
   const [copied, setCopied] = useState(false);

@@ -4,14 +4,15 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { mailOf } from "~/modules/mail/mail.server";
 import { pageCount, pageOf } from "~/lib/pagination.server";
-import { requireWorkspace } from "~/modules/tenancy/access.server";
+import { requireWorkspace } from "~/modules/access/operator.server";
 import { Pager } from "~/ui/pager";
+import { page } from "~/lib/routes.server";
 
 export const meta: MetaFunction = () => [{ title: "Outbox · Atrium" }];
 
 const PAGE_SIZE = 20;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const { workspace } = await requireWorkspace(request, context);
   const { page, ...window } = pageOf(request, PAGE_SIZE);
   const mail = mailOf(context.services.db, workspace.id);
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     pages: pageCount(total, PAGE_SIZE),
     transport: context.services.mailer.transport,
   };
-}
+});
 
 export default function Outbox() {
   const { messages, page, pages, transport } = useLoaderData<typeof loader>();

@@ -8,21 +8,16 @@ import { type FormResult, type FormValues, parseForm, runForm } from "~/lib/form
 import { invalid } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { curlExample, nodeExample } from "~/modules/sops/examples";
-import {
-  ROTATE_AFTER_DAYS,
-  parseSopForm,
-  sopsOf,
-  stepsFromForm,
-  type IssuedSecret,
-} from "~/modules/sops/sops.server";
+import { ROTATE_AFTER_DAYS, parseSopForm, sopsOf, stepsFromForm, type IssuedSecret } from "~/modules/sops/sops.server";
 import { STEP_TYPES } from "~/modules/sops/steps/registry.server";
 import type { StepDescription, StoredStep } from "~/modules/sops/steps/types";
-import { requireWorkspace } from "~/modules/tenancy/access.server";
+import { requireWorkspace } from "~/modules/access/operator.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { FormMessage } from "~/ui/form";
 import { ConfirmForm } from "~/ui/confirm-form";
 import { Pager } from "~/ui/pager";
 import { pageCount, pageOf } from "~/lib/pagination.server";
+import { page } from "~/lib/routes.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.sop.name ?? "SOP"} · SOPs · Atrium` },
@@ -31,7 +26,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 const RUNS_PER_PAGE = 10;
 const DAY = 86_400_000;
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context, params }: LoaderFunctionArgs) => {
   const { workspace, role } = await requireWorkspace(request, context);
   const sops = sopsOf(context.services.db, workspace.id, context.services.secrets);
   const sop = await sops.get(params.sopId!);
@@ -65,7 +60,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     stepTypes: STEP_TYPES,
     triggerUrl: `${url.origin}/api/sops/${sop.slug}/trigger`,
   };
-}
+});
 
 interface Draft {
   name: string;
@@ -106,7 +101,7 @@ function editDraft(intent: string, values: FormValues): Draft | null {
 
 const ConfirmDelete = z.object({ confirm: z.string() });
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export const action = page("operator", async ({ request, context, params }: ActionFunctionArgs) => {
   const { workspace, session } = await requireWorkspace(request, context, "admin");
   const { db, secrets } = context.services;
   const sops = sopsOf(db, workspace.id, secrets);
@@ -177,7 +172,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     // A refused save shows the editor again with what was typed, not what is stored.
     (values) => (values.intent === "save" ? { intent: "edit", draft: draftOf(values) } : {}),
   );
-}
+});
 
 function CopyButton({ value, label }: { value: string; label: string }) {
   const [copied, setCopied] = useState(false);

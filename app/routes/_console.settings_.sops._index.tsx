@@ -4,19 +4,20 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { SopFields, sopsOf } from "~/modules/sops/sops.server";
-import { requireWorkspace } from "~/modules/tenancy/access.server";
+import { requireWorkspace } from "~/modules/access/operator.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { Field, FormMessage } from "~/ui/form";
+import { page } from "~/lib/routes.server";
 
 export const meta: MetaFunction = () => [{ title: "SOPs · Atrium" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const { workspace, role } = await requireWorkspace(request, context);
   const sops = await sopsOf(context.services.db, workspace.id, context.services.secrets).list();
   return { sops, canEdit: roleAtLeast(role, "admin"), workspaceName: workspace.name };
-}
+});
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   const { workspace, session } = await requireWorkspace(request, context, "admin");
   return runForm(request, context, async (values): Promise<FormResult> => {
     const fields = parseForm(SopFields, { ...values, callbackUrl: "" });
@@ -29,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     throw redirect(`/settings/sops/${sop.id}?created=1`);
   });
-}
+});
 
 export default function Sops() {
   const { sops, canEdit, workspaceName } = useLoaderData<typeof loader>();

@@ -1,11 +1,12 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
-import { operatorWorkspaces, requireOperator } from "~/modules/tenancy/access.server";
+import { operatorWorkspaces, requireOperator } from "~/modules/access/operator.server";
 import consoleCss from "~/styles/console.css?url";
+import { page } from "~/lib/routes.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: consoleCss }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const session = await requireOperator(request, context);
   const workspaces = await operatorWorkspaces(context, session);
   const selected = workspaces.find((w) => w.id === session.selectedWorkspaceId) ?? null;
@@ -13,7 +14,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     email: session.user.email,
     selected: selected && { name: selected.name, slug: selected.slug },
   };
-}
+});
 
 export default function ConsoleLayout() {
   const { email, selected } = useLoaderData<typeof loader>();

@@ -1,8 +1,14 @@
 // GET /api/health/live — liveness: the process answers; touches nothing else (also the bench's bare route).
-import { apiRoute } from "~/lib/http.server";
+import { z } from "zod";
+import { apiRoute } from "~/lib/routes.server";
 
 export const loader = apiRoute({
-  GET: () => Response.json({ status: "ok" }, { headers: { "Cache-Control": "no-store" } }),
+  caller: "public",
+  GET: {
+    summary: "Liveness: the process answers",
+    output: z.object({ status: z.literal("ok") }),
+    handle: () => Response.json({ status: "ok" }, { headers: { "Cache-Control": "no-store" } }),
+  },
 });
 
 export const action = loader;

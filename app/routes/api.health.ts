@@ -1,8 +1,9 @@
 // GET /api/health — readiness: the service answers and its database does (503 when it does not).
-import { apiRoute } from "~/lib/http.server";
+import { apiRoute } from "~/lib/routes.server";
 import { checkHealth } from "~/modules/health/health.server";
 
 export const loader = apiRoute({
+  caller: "public",
   GET: async ({ context }) => {
     const health = await checkHealth(context.services);
     return Response.json(health, {

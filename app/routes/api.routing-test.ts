@@ -1,9 +1,11 @@
 // GET /api/routing-test[?path=/some/path][&site=slug] — how this request (or `path`) is routed.
 import { contractFor } from "~/lib/access-contract.server";
-import { apiRoute } from "~/lib/http.server";
+import { apiRoute } from "~/lib/routes.server";
 import { resolveSiteBySlug, resolveSiteOfApiRequest } from "~/modules/sites/resolve.server";
 
 export const loader = apiRoute({
+  caller: "public",
+  internal: true,
   GET: async ({ request, context }) => {
     const url = new URL(request.url);
     const path = url.searchParams.get("path") ?? url.pathname;

@@ -1,9 +1,10 @@
 // GET /api/sops/{sopId}/runs/{runId} — a run's status, input and step results (bearer key of a workspace
 // member, or console session).
-import { apiRoute } from "~/lib/http.server";
-import { requireSopAccess } from "~/modules/sops/sop-access.server";
+import { apiRoute } from "~/lib/routes.server";
+import { requireSopAccess } from "~/modules/access/sop-member.server";
 
 export const loader = apiRoute({
+  caller: "operator",
   GET: async ({ request, context, params }) => {
     const { sops } = await requireSopAccess(request, context, params.sopId!, "viewer");
     return Response.json(await sops.run(params.sopId!, params.runId!), { headers: { "Cache-Control": "no-store" } });

@@ -1,10 +1,11 @@
 // POST /api/sops/{sopId}/triggers/{triggerId}/rotate — a new secret, shown once; the old one stops at once.
 // Operators with the admin role in the SOP's workspace (bearer key, or console session).
-import { apiRoute } from "~/lib/http.server";
+import { apiRoute } from "~/lib/routes.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
-import { requireSopAccess } from "~/modules/sops/sop-access.server";
+import { requireSopAccess } from "~/modules/access/sop-member.server";
 
 export const loader = apiRoute({
+  caller: "operator",
   POST: async ({ request, context, params }) => {
     const access = await requireSopAccess(request, context, params.sopId!, "admin");
     const issued = await access.sops.rotateTrigger(params.sopId!, params.triggerId!);

@@ -24,8 +24,9 @@ import {
 } from "~/modules/oauth/authorization.server";
 import { issuerOf } from "~/modules/oauth/issuer.server";
 import { SCOPES, type Scope } from "~/modules/oauth/scopes";
-import { requireOperator } from "~/modules/tenancy/access.server";
+import { requireOperator } from "~/modules/access/operator.server";
 import consoleCss from "~/styles/console.css?url";
+import { page } from "~/lib/routes.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: consoleCss }];
 export const meta: MetaFunction = () => [{ title: "Authorize an app · Atrium" }];
@@ -68,7 +69,7 @@ async function validated(request: Request, context: AppLoadContext, params: URLS
   }
 }
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   await throttle(context);
   const url = new URL(request.url);
   const issuer = issuerOf(request, context);
@@ -92,9 +93,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     query: url.search,
     ticket: consentTicket(session.id, url.search),
   };
-}
+});
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   await throttle(context);
   const session = await requireOperator(request, context);
   let form: URLSearchParams;
@@ -126,7 +127,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       iss: issuer,
     }),
   );
-}
+});
 
 export function ErrorBoundary() {
   const error = useRouteError();

@@ -1,7 +1,18 @@
 // POST /oauth/token — authorization_code and refresh_token grants (spec: OAuth 2.0; RFC 6749 §3.2).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { page } from "~/lib/routes.server";
 import { oauthMethodNotAllowed, tokenEndpoint } from "~/modules/oauth/tokens.server";
 
-export const loader = ({ request }: LoaderFunctionArgs) => oauthMethodNotAllowed({ request });
-export const action = ({ request, context }: ActionFunctionArgs) =>
-  request.method === "POST" ? tokenEndpoint(request, context) : oauthMethodNotAllowed({ request });
+const CLIENT_AUTH = { unguarded: "the OAuth client authenticates itself here (RFC 6749 §2.3)" };
+
+export const loader = page(
+  "integrator",
+  ({ request }: LoaderFunctionArgs) => oauthMethodNotAllowed({ request }),
+  CLIENT_AUTH,
+);
+export const action = page(
+  "integrator",
+  ({ request, context }: ActionFunctionArgs) =>
+    request.method === "POST" ? tokenEndpoint(request, context) : oauthMethodNotAllowed({ request }),
+  CLIENT_AUTH,
+);

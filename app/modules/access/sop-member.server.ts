@@ -1,0 +1,52 @@
+/**
+ * First verification of the operator routes under /api/sops (ADR 005): a bearer credential through the
+ * token API's verifier chain (API keys now, OAuth tokens later: no second chain), or else the console
+ * session with its Origin check. Then membership in the SOP's workspace: none is a 404 (another workspace's
+ * record), too low a role a 403.
+ */
+import type { AppLoadContext } from "@remix-run/node";
+import type { Role } from "~db/schema";
+import { defineGuard } from "~/lib/callers.server";
+import { forbidden, notFound } from "~/lib/errors";
+import { sopsOf, workspaceOfSop, type SopsRepo } from "~/modules/sops/sops.server";
+import { roleAtLeast } from "~/modules/tenancy/roles";
+import { workspaceOf } from "~/modules/tenancy/workspaces.server";
+import { authenticateIntegrator } from "./integrator.server";
+import { requireOperator } from "./operator.server";
+
+export interface SopAccess {
+  userId: string;
+  role: Role;
+  workspaceId: string;
+  sops: SopsRepo;
+}
+
+export const requireSopAccess = defineGuard(
+  "operator",
+  async function requireSopAccess(
+    request: Request,
+    context: AppLoadContext,
+    sopId: string,
+    minimum: Role,
+  ): Promise<SopAccess> {
+    const { db, secrets } = context.services;
+    let userId: string;
+    let onlyWorkspace: string | null = null;
+    if (request.headers.has("authorization")) {
+      // OAuth tokens may read (read_data); managing SOPs (rotation) is an operator's act, with an API key.
+      const integrator = await authenticateIntegrator(request, context, minimum === "viewer" ? "read_data" : undefined);
+      userId = integrator.user.id;
+      onlyWorkspace = integrator.credential.workspaceId;
+    } else {
+      userId = (await requireOperator(request, context, "api")).user.id;
+    }
+    const workspaceId = await workspaceOfSop(db, sopId);
+    const role =
+      workspaceId && (!onlyWorkspace || onlyWorkspace === workspaceId)
+        ? await workspaceOf(db, workspaceId).roleOf(userId)
+        : undefined;
+    if (!workspaceId || !role) throw notFound("No such SOP in your workspaces");
+    if (!roleAtLeast(role, minimum)) throw forbidden(`This needs the ${minimum} role in the SOP's workspace`);
+    return { userId, role, workspaceId, sops: sopsOf(db, workspaceId, secrets) };
+  },
+);
