@@ -1,6 +1,7 @@
 /**
  * Starts the application side of Atrium once per process: configuration, database (migrated), demo seed,
- * shared services. server.ts reaches this through the Remix server build (entry.server re-exports it),
+ * then the modules of the manifest (app/modules/manifest.server.ts) — their services, their contributions
+ * to each other (job handlers, maintenance), their start. server.ts reaches this through the Remix server build (entry.server re-exports it),
  * so server.ts never imports app modules.
  */
 import { pino, type Logger } from "pino";
@@ -8,17 +9,10 @@ import { openDatabase } from "~db/client";
 import { migrateToLatest } from "~db/migrate";
 import { DEMO_OPERATOR, demoOperatorExists, seedDemo } from "~db/seed";
 import type { AppRuntime, AppServices, RequestScope } from "~/lib/context";
+import type { ModuleContributions } from "~/lib/module";
 import { parseEnv } from "~/lib/env.server";
 import { errorBody } from "~/lib/http.server";
-import { createAuthThrottle } from "~/modules/auth/throttle.server";
-import { createApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
-import { createBearerFailures } from "~/modules/auth/bearer-failures.server";
-import { createJobRunner } from "~/modules/jobs/jobs.server";
-import { createMailer } from "~/modules/mail/mail.server";
-import { createOAuthThrottle } from "~/modules/oauth/throttle.server";
-import { purgeExpired } from "~/modules/jobs/maintenance.server";
-import { COMPLETION_JOB, RUN_JOB, completionHandler, runHandler } from "~/modules/sops/runs.server";
-import { createSecretBox, loadAppKey } from "~/modules/secrets/secret-box.server";
+import { MODULES } from "~/modules/manifest.server";
 import { version } from "../package.json";
 
 export interface BootstrapOptions {
@@ -54,56 +48,19 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       );
     }
 
-    if (!env.APP_KEY && handle.dialect === "postgres") {
-      logger.warn(
-        { path: env.APP_KEY_FILE },
-        "no APP_KEY: using the key file, which other nodes do not share; set APP_KEY on every node",
-      );
-    }
-    const secrets = createSecretBox(loadAppKey(env, logger));
-    const mailer = createMailer(handle.db, env, logger);
-    const outbound = {
-      allowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE,
-      requireHttps: env.production,
-      timeoutMs: env.OUTBOUND_TIMEOUT_MS,
-      maxResponseBytes: env.OUTBOUND_MAX_RESPONSE_BYTES,
-      maxRedirects: 3,
-    };
-    if (env.OUTBOUND_ALLOW_PRIVATE && env.production) {
-      logger.warn("OUTBOUND_ALLOW_PRIVATE=true lets SOPs reach this server's private network");
-    }
-    const runDeps = { db: handle.db, mailer, outbound, logger, box: secrets };
-    const jobRunner = createJobRunner({
-      db: handle.db,
-      dialect: handle.dialect,
-      logger,
-      handlers: { [RUN_JOB]: runHandler(runDeps), [COMPLETION_JOB]: completionHandler(runDeps) },
-      concurrency: env.JOBS_CONCURRENCY,
-      pollMs: env.JOBS_POLL_MS,
-      leaseMs: env.JOBS_LEASE_MS,
-      retryBaseMs: env.JOBS_RETRY_BASE_MS,
-      maintenance: () => purgeExpired(handle.db),
-    });
-
-    const services: AppServices = {
+    // The core, then each module's services in manifest order (ADR 001).
+    const services = {
       env,
       version,
       db: handle.db,
       dialect: handle.dialect,
       logger,
-      authThrottle: createAuthThrottle(handle, env),
-      apiRateLimit: createApiRateLimit(handle.db),
-      oauthRateLimit: createApiRateLimit(handle.db, "oauth_rate_windows"),
-      oauthThrottle: createOAuthThrottle(handle, env),
-      authFailures: createBearerFailures(handle, env.API_AUTH_FAILURES_PER_MINUTE),
       devServer: options.devServer ?? false,
-      secrets,
-      mailer,
-      outbound,
-      jobRunner,
       ping: () => handle.ping(),
-    };
-    jobRunner.start();
+    } as AppServices;
+    for (const module of MODULES) Object.assign(services, module.services?.(services, handle));
+    const contributions: Partial<ModuleContributions>[] = MODULES.map((m) => m.contributes?.(services) ?? {});
+    for (const module of MODULES) module.start?.(services, contributions);
 
     return {
       services,
@@ -118,7 +75,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       errorBody,
       createLoadContext: (request: RequestScope) => ({ services, request }),
       close: async () => {
-        await jobRunner.stop(env.SHUTDOWN_TIMEOUT_MS);
+        for (const module of [...MODULES].reverse()) await module.stop?.(services);
         await handle.close();
       },
     };

@@ -4,15 +4,7 @@
  */
 import type { Logger } from "pino";
 import type { Db, Dialect } from "~db/client";
-import type { BearerFailures } from "~/modules/auth/bearer-failures.server";
-import type { AuthThrottle } from "~/modules/auth/throttle.server";
-import type { ApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
 import type { Env } from "~/lib/env.server";
-import type { JobRunner } from "~/modules/jobs/jobs.server";
-import type { Mailer } from "~/modules/mail/mail.server";
-import type { OAuthThrottle } from "~/modules/oauth/throttle.server";
-import type { OutboundPolicy } from "~/modules/outbound/outbound-http.server";
-import type { SecretBox } from "~/modules/secrets/secret-box.server";
 
 /** The spec's caller types, plus the integrator of the token API and the signer of SOP triggers. */
 export type CallerType =
@@ -45,31 +37,25 @@ export interface RequestScope {
   logger: Logger;
 }
 
-export interface AppServices {
+/** What bootstrap itself provides, before any module. */
+export interface CoreServices {
   env: Env;
   version: string;
   db: Db;
   dialect: Dialect;
   logger: Logger;
-  authThrottle: AuthThrottle;
-  /** Per-key limits of the token API. */
-  apiRateLimit: ApiRateLimit;
-  /** The same limits per OAuth grant (client and user), for access tokens. */
-  oauthRateLimit: ApiRateLimit;
-  oauthThrottle: OAuthThrottle;
-  /** Failed bearer authentications per client address (API_AUTH_FAILURES_PER_MINUTE). */
-  authFailures: BearerFailures;
   /** Served through Vite's dev server (npm run dev): documents allow its injected styles and HMR socket. */
   devServer: boolean;
-  /** Seals secrets we must use again (AES-256-GCM under the app key). */
-  secrets: SecretBox;
-  mailer: Mailer;
-  /** The policy of every outbound call to a URL an operator typed. */
-  outbound: OutboundPolicy;
-  /** This process's job runner (idle when JOBS_CONCURRENCY=0); `wake` after queueing a job. */
-  jobRunner: JobRunner;
   ping(): Promise<void>;
 }
+
+/**
+ * The services in every load context: the core, plus what each module of the manifest adds. A module declares
+ * its own keys by augmenting this interface beside its definition (`declare module "~/lib/context"`), so this
+ * file never imports a module.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface AppServices extends CoreServices {}
 
 /** The interface the app's server entry offers to server.ts (re-exported from entry.server.tsx). */
 export interface AppRuntime {

@@ -37,6 +37,7 @@ export interface RouteContract {
 
 /** A loader or action that carries its declaration (what `apiRoute` and `page` return). */
 export interface DeclaredHandler {
-  readonly caller: CallerType;
+  /** (Not `caller`: strict-mode functions may not carry a property of that name.) */
+  readonly declaredCaller: CallerType;
   readonly contract?: RouteContract;
 }

@@ -74,7 +74,10 @@ export function apiRoute(definition: ApiRouteDefinition): ((args: Args) => Promi
     }
     return applyResponseHeaders(context, response);
   };
-  return Object.assign(dispatch, { caller, contract: { caller, internal, methods } satisfies RouteContract });
+  return Object.assign(dispatch, {
+    declaredCaller: caller,
+    contract: { caller, internal, methods } satisfies RouteContract,
+  });
 }
 
 /**
@@ -97,5 +100,5 @@ export function page<A extends Args, R>(
       throw new Response(error.message, { status: error.statusCode, headers });
     }
   };
-  return Object.assign(wrapped, { caller });
+  return Object.assign(wrapped, { declaredCaller: caller });
 }

@@ -92,18 +92,24 @@ export interface RunnerOptions {
   db: Db;
   dialect: Dialect;
   logger: Logger;
-  handlers: Record<string, JobHandler>;
   concurrency: number;
   pollMs: number;
   leaseMs: number;
   retryBaseMs: number;
-  /** Work done once a minute by whichever runner gets there (purges). */
-  maintenance?: () => Promise<void>;
+}
+
+/** What the modules give the runner to do (app/modules/jobs/module.server.ts collects it from the manifest). */
+export interface RunnerWork {
+  /** One handler per job kind. */
+  handlers: Record<string, JobHandler>;
+  /** Work done once a minute by whichever runner gets there (purges), each task on its own. */
+  maintenance: ReadonlyArray<() => Promise<void>>;
 }
 
 export interface JobRunner {
   readonly workerId: string;
-  start(): void;
+  /** Starts claiming jobs of the kinds `work` handles (no-op when JOBS_CONCURRENCY=0). */
+  start(work: RunnerWork): void;
   /** Look for work now (a job was just queued in this process). */
   wake(): void;
   /**
@@ -114,9 +120,11 @@ export interface JobRunner {
 }
 
 export function createJobRunner(options: RunnerOptions): JobRunner {
-  const { db, dialect, logger, handlers, concurrency, pollMs, leaseMs, retryBaseMs } = options;
+  const { db, dialect, logger, concurrency, pollMs, leaseMs, retryBaseMs } = options;
   const workerId = `${hostname()}:${process.pid}:${newId().slice(-8)}`;
-  const kinds = Object.keys(handlers);
+  let handlers: Record<string, JobHandler> = {};
+  let kinds: string[] = [];
+  let maintenance: RunnerWork["maintenance"] = [];
   const inHand = new Map<string, Promise<void>>();
   const lost = new Set<string>();
   let running = false;
@@ -214,12 +222,14 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
   }
 
   async function maintain() {
-    if (!options.maintenance || Date.now() - lastMaintenance < 60_000) return;
+    if (!maintenance.length || Date.now() - lastMaintenance < 60_000) return;
     lastMaintenance = Date.now();
-    try {
-      await options.maintenance();
-    } catch (error) {
-      logger.error({ err: error }, "job maintenance failed");
+    for (const task of maintenance) {
+      try {
+        await task();
+      } catch (error) {
+        logger.error({ err: error }, "job maintenance failed");
+      }
     }
   }
 
@@ -266,8 +276,12 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
 
   return {
     workerId,
-    start() {
-      if (running || concurrency <= 0 || kinds.length === 0) return;
+    start(work) {
+      if (running) return;
+      handlers = work.handlers;
+      kinds = Object.keys(handlers);
+      maintenance = work.maintenance;
+      if (concurrency <= 0 || kinds.length === 0) return;
       running = true;
       heartbeat = setInterval(
         () => {

@@ -1,0 +1,24 @@
+/**
+ * The modules of this app, in the order they are built: a module's services may use those of the modules
+ * before it. Adding a module is one line here (docs/adding-a-module.md); bootstrap reads only this list.
+ */
+import type { AtriumModule } from "~/lib/module";
+import { authModule } from "./auth/module.server";
+import { jobsModule } from "./jobs/module.server";
+import { mailModule } from "./mail/module.server";
+import { oauthModule } from "./oauth/module.server";
+import { outboundModule } from "./outbound/module.server";
+import { rateLimitModule } from "./rate-limit/module.server";
+import { secretsModule } from "./secrets/module.server";
+import { sopsModule } from "./sops/module.server";
+
+export const MODULES: readonly AtriumModule[] = [
+  secretsModule,
+  mailModule,
+  outboundModule,
+  rateLimitModule,
+  authModule,
+  oauthModule,
+  jobsModule,
+  sopsModule,
+];
