@@ -22,9 +22,9 @@ const UNDECLARED: Record<string, string> = {
 /** Remix flat-route file name → a concrete path (parameters filled in), e.g. `api.sops.$sopId.trigger.ts`. */
 export function samplePath(id: string): string {
   const segments: string[] = [];
-  // `[.]` escapes a dot inside a segment; split on the other dots.
-  for (const raw of id.replace(/\[\.\]/g, "\u0000").split(".")) {
-    const segment = raw.replace(/\u0000/g, ".");
+  // `[.]` escapes a dot inside a segment: split on the other dots only.
+  for (const raw of id.split(/(?<!\[)\.(?!\])/)) {
+    const segment = raw.replace(/\[\.\]/g, ".");
     if (segment === "_index" || (segment.startsWith("_") && segment.length > 1)) continue; // index, pathless layout
     const name = segment.replace(/_$/, ""); // `settings_.sops` is not nested in `settings`
     if (name === "$") segments.push("any/thing");
