@@ -5,6 +5,8 @@ import * as m0003 from "./0003-api-keys";
 import * as m0004 from "./0004-api-rate-windows";
 import * as m0005 from "./0005-sops";
 import * as m0006 from "./0006-oauth";
+import * as m0007 from "./0007-mail-idempotency-per-workspace";
+import * as m0008 from "./0008-contacts-idempotency-per-workspace";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -24,4 +26,6 @@ export const migrations: Record<string, Migration> = {
   "0004-api-rate-windows": m0004,
   "0005-sops": m0005,
   "0006-oauth": m0006,
+  "0007-mail-idempotency-per-workspace": m0007,
+  "0008-contacts-idempotency-per-workspace": m0008,
 };
