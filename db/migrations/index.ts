@@ -5,10 +5,19 @@ import * as m0003 from "./0003-api-keys";
 import * as m0004 from "./0004-api-rate-windows";
 import * as m0005 from "./0005-sops";
 import * as m0006 from "./0006-oauth";
+import * as m0007 from "./0007-mail-idempotency-per-workspace";
+import * as m0008 from "./0008-contacts-idempotency-per-workspace";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
- * migration must be imported here. Names are permanent once released.
+ * migration must be imported here.
+ *
+ * Names are permanent once released: a deployed database records each name it ran, so a released migration
+ * is never renamed, split or edited. Each new table is created in a migration named after its owning module
+ * (`NNNN-<owner>-<what>`, owner as in `db/schema/<owner>.ts`), and later changes to it follow the same rule.
+ * The older names predate that rule: 0001-foundation made the accounts, tenancy, auth and audit tables;
+ * 0005-sops also made the jobs, mail, webhooks and contacts tables; 0006-oauth also made rate-limit's
+ * `oauth_rate_windows`. Each `db/schema/<owner>.ts` names the migrations that made its tables.
  */
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
@@ -17,4 +26,6 @@ export const migrations: Record<string, Migration> = {
   "0004-api-rate-windows": m0004,
   "0005-sops": m0005,
   "0006-oauth": m0006,
+  "0007-mail-idempotency-per-workspace": m0007,
+  "0008-contacts-idempotency-per-workspace": m0008,
 };
