@@ -5,16 +5,11 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
 import { type FormResult, type FormValues, parseForm, runForm } from "~/lib/forms.server";
-import { invalid } from "~/lib/errors";
-import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { invalid, isDomainError } from "~/lib/errors";
 import { curlExample, nodeExample } from "~/modules/sops/examples";
-import {
-  ROTATE_AFTER_DAYS,
-  parseSopForm,
-  sopsOf,
-  stepsFromForm,
-  type IssuedSecret,
-} from "~/modules/sops/sops.server";
+import { runsOf } from "~/modules/sops/sop-runs.server";
+import { triggersOf, type IssuedSecret } from "~/modules/sops/sop-triggers.server";
+import { ROTATE_AFTER_DAYS, parseSopForm, sopsOf, stepsFromForm, type SopsRepo } from "~/modules/sops/sops.server";
 import { STEP_TYPES } from "~/modules/sops/steps/registry.server";
 import type { StepDescription, StoredStep } from "~/modules/sops/steps/types";
 import { requireWorkspace } from "~/modules/tenancy/access.server";
@@ -31,18 +26,34 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 const RUNS_PER_PAGE = 10;
 const DAY = 86_400_000;
 
+/**
+ * Another workspace's SOP, or a deleted one, is this page's 404. Remix answers any other thrown value from a
+ * loader or action with a 500, so the domain error becomes a 404 response here.
+ */
+async function sopOr404(sops: SopsRepo, id: string) {
+  try {
+    return await sops.get(id);
+  } catch (error) {
+    if (isDomainError(error) && error.kind === "not-found") throw new Response(error.message, { status: 404 });
+    throw error;
+  }
+}
+
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { workspace, role } = await requireWorkspace(request, context);
-  const sops = sopsOf(context.services.db, workspace.id, context.services.secrets);
-  const sop = await sops.get(params.sopId!);
+  const { db, secrets } = context.services;
+  const sops = sopsOf(db, workspace.id, secrets);
+  const triggers = triggersOf(db, workspace.id, secrets);
+  const runs = runsOf(db, workspace.id);
+  const sop = await sopOr404(sops, params.sopId!);
   const url = new URL(request.url);
   const { page, ...window } = pageOf(request, RUNS_PER_PAGE);
   const canEdit = roleAtLeast(role, "admin");
-  const [trigger, failures, runs, deliveries, callbackSecret] = await Promise.all([
-    sops.trigger(sop.id),
-    sops.failures(sop.id),
-    sops.runs(sop.id, window),
-    sops.deliveries(sop.id),
+  const [trigger, failures, runPage, deliveries, callbackSecret] = await Promise.all([
+    triggers.ofSop(sop.id),
+    triggers.failures(sop.id),
+    runs.list(sop.id, window),
+    runs.deliveries(sop.id),
     // A secret sealed under another app key does not open: the page says so instead of failing.
     canEdit ? sops.callbackSecret(sop.id).catch(() => "unreadable" as const) : Promise.resolve(null),
   ]);
@@ -57,9 +68,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     },
     rotateAfterDays: ROTATE_AFTER_DAYS,
     failures,
-    runs: runs.runs,
+    runs: runPage.runs,
     page,
-    pages: pageCount(runs.total, RUNS_PER_PAGE),
+    pages: pageCount(runPage.total, RUNS_PER_PAGE),
     deliveries,
     callbackSecret,
     stepTypes: STEP_TYPES,
@@ -110,14 +121,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { workspace, session } = await requireWorkspace(request, context, "admin");
   const { db, secrets } = context.services;
   const sops = sopsOf(db, workspace.id, secrets);
-  const sop = await sops.get(params.sopId!);
-  const audit = (action: string, detail: Record<string, unknown> = {}) =>
-    recordWorkspaceEvent(db, workspace.id, {
-      action,
-      actorUserId: session.user.id,
-      detail: { sopId: sop.id, ...detail },
-      ip: context.request.ip,
-    });
+  const triggers = triggersOf(db, workspace.id, secrets);
+  const sop = await sopOr404(sops, params.sopId!);
+  const actor = { userId: session.user.id, ip: context.request.ip };
 
   return runForm(
     request,
@@ -129,14 +135,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       switch (intent) {
         case "save": {
           const { fields, steps } = parseSopForm(values, { requireHttps: context.services.env.production });
-          await sops.update(sop.id, fields, steps);
-          await audit("sop.updated");
+          await sops.update(actor, sop.id, fields, steps);
           return { ok: true, intent: "edit", message: "Saved." };
         }
         case "enable":
         case "disable":
-          await sops.setEnabled(sop.id, intent === "enable");
-          await audit(`sop.${intent}d`);
+          await sops.setEnabled(actor, sop.id, intent === "enable");
           return {
             ok: true,
             intent: "status",
@@ -148,23 +152,19 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
               { field: "confirm", message: `Type ${sop.slug} to confirm` },
             ]);
           }
-          await sops.remove(sop.id);
-          await audit("sop.deleted", { slug: sop.slug });
+          await sops.remove(actor, sop.id);
           throw redirect("/settings/sops");
         }
         case "create-trigger": {
-          const issued = await sops.createTrigger(sop.id);
-          await audit("sop.trigger.created", { triggerId: issued.triggerId });
+          const issued = await triggers.create(actor, sop.id);
           return { ok: true, intent: "trigger", issued };
         }
         case "rotate-trigger": {
-          const issued = await sops.rotateTrigger(sop.id, values.triggerId ?? "");
-          await audit("sop.trigger.rotated", { triggerId: issued.triggerId });
+          const issued = await triggers.rotate(actor, sop.id, values.triggerId ?? "");
           return { ok: true, intent: "trigger", issued };
         }
         case "delete-trigger":
-          await sops.deleteTrigger(sop.id, values.triggerId ?? "");
-          await audit("sop.trigger.deleted", { triggerId: values.triggerId });
+          await triggers.remove(actor, sop.id, values.triggerId ?? "");
           return {
             ok: true,
             intent: "trigger",

@@ -5,8 +5,8 @@ import { requireSopAccess } from "~/modules/sops/sop-access.server";
 
 export const loader = apiRoute({
   GET: async ({ request, context, params }) => {
-    const { sops } = await requireSopAccess(request, context, params.sopId!, "viewer");
-    return Response.json(await sops.run(params.sopId!, params.runId!), { headers: { "Cache-Control": "no-store" } });
+    const { runs } = await requireSopAccess(request, context, params.sopId!, "viewer");
+    return Response.json(await runs.get(params.sopId!, params.runId!), { headers: { "Cache-Control": "no-store" } });
   },
 });
 export const action = loader;

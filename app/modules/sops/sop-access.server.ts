@@ -11,13 +11,21 @@ import { requireIntegrator } from "~/modules/auth/bearer.server";
 import { requireOperator } from "~/modules/tenancy/access.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { workspaceOf } from "~/modules/tenancy/workspaces.server";
+import type { Actor } from "~/modules/audit/audit.server";
+import { runsOf, type RunsRepo } from "./sop-runs.server";
+import { triggersOf, type TriggersRepo } from "./sop-triggers.server";
 import { sopsOf, workspaceOfSop, type SopsRepo } from "./sops.server";
 
+/** The caller, and the SOP module's repositories built for the SOP's workspace. */
 export interface SopAccess {
   userId: string;
   role: Role;
   workspaceId: string;
+  /** Who acts, for the audit events the repositories record. */
+  actor: Actor;
   sops: SopsRepo;
+  triggers: TriggersRepo;
+  runs: RunsRepo;
 }
 
 export async function requireSopAccess(
@@ -44,5 +52,13 @@ export async function requireSopAccess(
       : undefined;
   if (!workspaceId || !role) throw notFound("No such SOP in your workspaces");
   if (!roleAtLeast(role, minimum)) throw forbidden(`This needs the ${minimum} role in the SOP's workspace`);
-  return { userId, role, workspaceId, sops: sopsOf(db, workspaceId, secrets) };
+  return {
+    userId,
+    role,
+    workspaceId,
+    actor: { userId, ip: context.request.ip },
+    sops: sopsOf(db, workspaceId, secrets),
+    triggers: triggersOf(db, workspaceId, secrets),
+    runs: runsOf(db, workspaceId),
+  };
 }

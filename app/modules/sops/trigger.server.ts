@@ -9,14 +9,13 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { isUniqueViolation } from "~db/client";
-import { isoNow, now } from "~/lib/clock.server";
+import { now } from "~/lib/clock.server";
 import { sha256Hex } from "~/lib/hash.server";
 import { conflict, invalid, issuesOf, notFound, rateLimited, unauthenticated } from "~/lib/errors";
 import { HttpError, readBodyBytes } from "~/lib/http.server";
-import { newId } from "~/lib/ids.server";
 import { queueRun } from "./runs.server";
 import { FAILURE_MESSAGES, checkHeaders, verifySignature } from "./signature.server";
-import { findSopForTrigger, triggerBinding } from "./sops.server";
+import { findSopForTrigger, triggerBinding, triggersOf } from "./sop-triggers.server";
 
 export const TriggerBody = z.object({ input: z.record(z.string(), z.unknown()) }).strict();
 
@@ -65,41 +64,21 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
     throw notFound("No SOP with this id or slug");
   }
 
+  const triggers = triggersOf(db, sop.workspace_id, secrets);
   const refuse = async (failure: keyof typeof FAILURE_MESSAGES): Promise<never> => {
     const { message, reason } = FAILURE_MESSAGES[failure];
-    const at = isoNow();
-    await db
-      .insertInto("sop_verification_failures")
-      .values({
-        id: newId(),
-        workspace_id: sop.workspace_id,
-        sop_id: sop.id,
-        trigger_id: sop.trigger_id,
-        reason,
-        ip,
-        created_at: at,
-      })
-      .execute();
-    if (sop.trigger_id) {
-      await db
-        .updateTable("sop_triggers")
-        .set((eb) => ({ failure_count: eb("failure_count", "+", 1) }))
-        .where("id", "=", sop.trigger_id)
-        .execute();
-      const since = new Date(now().getTime() - 60_000).toISOString();
-      const recent = await db
-        .selectFrom("sop_verification_failures")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("sop_id", "=", sop.id)
-        .where("trigger_id", "=", sop.trigger_id)
-        .where("created_at", ">=", since)
-        .executeTakeFirstOrThrow();
-      if (Number(recent.n) % BURST === 0) {
-        logger.warn(
-          { sop: sop.id, trigger: sop.trigger_id, failuresLastMinute: Number(recent.n), ip, reason },
-          "burst of failed SOP trigger verifications",
-        );
-      }
+    const recent = await triggers.recordFailure({
+      sopId: sop.id,
+      triggerId: sop.trigger_id,
+      reason,
+      ip,
+      since: new Date(now().getTime() - 60_000).toISOString(),
+    });
+    if (sop.trigger_id && recent % BURST === 0) {
+      logger.warn(
+        { sop: sop.id, trigger: sop.trigger_id, failuresLastMinute: recent, ip, reason },
+        "burst of failed SOP trigger verifications",
+      );
     }
     await authFailures.record(ip);
     throw unauthorizedTrigger(message);
@@ -159,7 +138,7 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
         .insertInto("sop_signature_replays")
         .values({ signature_hash: signatureHash, expires_at: expiresAt })
         .execute();
-      await trx.updateTable("sop_triggers").set({ last_used_at: isoNow() }).where("id", "=", sop.trigger_id!).execute();
+      await triggers.markUsed(sop.trigger_id!, trx);
     });
   } catch (error) {
     if (isUniqueViolation(error)) return refuse("replay");
