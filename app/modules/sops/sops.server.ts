@@ -306,7 +306,8 @@ export type SopsRepo = ReturnType<typeof sopsOf>;
 
 /**
  * The workspace a SOP belongs to, for the access check of /api/sops/{id}/… (which then requires membership
- * there): the one other lookup by id alone, and it returns nothing of the SOP itself.
+ * there). One of the module's two lookups by id alone (the other is the trigger path's `findSopForTrigger`);
+ * it returns nothing of the SOP itself.
  */
 export async function workspaceOfSop(db: Db, sopId: string): Promise<string | undefined> {
   const row = await db.selectFrom("sops").select("workspace_id").where("id", "=", sopId).executeTakeFirst();
