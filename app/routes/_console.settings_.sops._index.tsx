@@ -2,7 +2,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
-import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { SopFields, sopsOf } from "~/modules/sops/sops.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
@@ -21,13 +20,8 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
   const { workspace, session } = await requireWorkspace(request, context, "admin");
   return runForm(request, context, async (values): Promise<FormResult> => {
     const fields = parseForm(SopFields, { ...values, callbackUrl: "" });
-    const sop = await sopsOf(context.services.db, workspace.id, context.services.secrets).create(fields, []);
-    await recordWorkspaceEvent(context.services.db, workspace.id, {
-      action: "sop.created",
-      actorUserId: session.user.id,
-      detail: { sopId: sop.id, slug: sop.slug },
-      ip: context.request.ip,
-    });
+    const actor = { userId: session.user.id, ip: context.request.ip };
+    const sop = await sopsOf(context.services.db, workspace.id, context.services.secrets).create(actor, fields, []);
     throw redirect(`/settings/sops/${sop.id}?created=1`);
   });
 });

@@ -6,8 +6,8 @@ import { requireSopAccess } from "~/modules/access/sop-member.server";
 export const loader = apiRoute({
   caller: "operator",
   GET: async ({ request, context, params }) => {
-    const { sops } = await requireSopAccess(request, context, params.sopId!, "viewer");
-    return Response.json(await sops.run(params.sopId!, params.runId!), { headers: { "Cache-Control": "no-store" } });
+    const { runs } = await requireSopAccess(request, context, params.sopId!, "viewer");
+    return Response.json(await runs.get(params.sopId!, params.runId!), { headers: { "Cache-Control": "no-store" } });
   },
 });
 export const action = loader;

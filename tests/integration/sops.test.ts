@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTestClock } from "~/lib/clock.server";
-import { triggerBinding } from "~/modules/sops/sops.server";
+import { triggerBinding } from "~/modules/sops/sop-triggers.server";
 import { Client, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
 import { freshDatabase } from "../helpers/database";
 import { startServer, type TestServer } from "../helpers/server";

@@ -6,11 +6,13 @@
  */
 import type { AppLoadContext } from "@remix-run/node";
 import { defineGuard } from "~/lib/callers.server";
-import { isoNow, now } from "~/lib/clock.server";
+import { now } from "~/lib/clock.server";
 import { forbidden, rateLimited, unauthenticated } from "~/lib/errors";
 import { setResponseHeaders } from "~/lib/http.server";
+import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
 import { apiKeyVerifier, type BearerVerifier, type Integrator } from "~/modules/auth/bearer.server";
 import { oauthAccessTokenVerifier } from "~/modules/oauth/access-tokens.server";
+import { connectedAppsOf } from "~/modules/oauth/connected-apps.server";
 import type { Scope as OAuthScope } from "~/modules/oauth/scopes";
 import type { RateLimitState } from "~/modules/rate-limit/api-rate-limit.server";
 
@@ -70,8 +72,9 @@ export async function authenticateIntegrator(
   rateLimitHeaders(state);
   if (state.retryAfter !== undefined) throw rateLimited(state.retryAfter);
   if (!lastUsedAt || now().getTime() - Date.parse(lastUsedAt) > LAST_USED_PRECISION_MS) {
-    const table = kind === "oauth" ? "oauth_grants" : "api_keys";
-    await context.services.db.updateTable(table).set({ last_used_at: isoNow() }).where("id", "=", id).execute();
+    const { db } = context.services;
+    if (kind === "oauth") await connectedAppsOf(db, integrator.user.id).touchLastUsed(id);
+    else await apiKeysOf(db, integrator.user).touchLastUsed(id);
   }
   return integrator;
 }

@@ -8,17 +8,25 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { Role } from "~db/schema";
 import { defineGuard } from "~/lib/callers.server";
 import { forbidden, notFound } from "~/lib/errors";
+import type { Actor } from "~/modules/audit/audit.server";
+import { runsOf, type RunsRepo } from "~/modules/sops/sop-runs.server";
+import { triggersOf, type TriggersRepo } from "~/modules/sops/sop-triggers.server";
 import { sopsOf, workspaceOfSop, type SopsRepo } from "~/modules/sops/sops.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { workspaceOf } from "~/modules/tenancy/workspaces.server";
 import { authenticateIntegrator } from "./integrator.server";
 import { requireOperator } from "./operator.server";
 
+/** The caller, and the SOP module's repositories built for the SOP's workspace. */
 export interface SopAccess {
   userId: string;
   role: Role;
   workspaceId: string;
+  /** Who acts, for the audit events the repositories record. */
+  actor: Actor;
   sops: SopsRepo;
+  triggers: TriggersRepo;
+  runs: RunsRepo;
 }
 
 export const requireSopAccess = defineGuard(
@@ -47,6 +55,14 @@ export const requireSopAccess = defineGuard(
         : undefined;
     if (!workspaceId || !role) throw notFound("No such SOP in your workspaces");
     if (!roleAtLeast(role, minimum)) throw forbidden(`This needs the ${minimum} role in the SOP's workspace`);
-    return { userId, role, workspaceId, sops: sopsOf(db, workspaceId, secrets) };
+    return {
+      userId,
+      role,
+      workspaceId,
+      actor: { userId, ip: context.request.ip },
+      sops: sopsOf(db, workspaceId, secrets),
+      triggers: triggersOf(db, workspaceId, secrets),
+      runs: runsOf(db, workspaceId),
+    };
   },
 );

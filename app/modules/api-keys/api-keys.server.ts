@@ -59,6 +59,7 @@ function view(row: ApiKeysTable): ApiKeyView {
 
 export function apiKeysOf(db: Db, user: { id: string; tier: Tier }) {
   const keys = () => db.selectFrom("api_keys").where("user_id", "=", user.id);
+  const changeKeys = (executor: Db) => executor.updateTable("api_keys").where("user_id", "=", user.id);
 
   async function activeCount(executor: Db = db): Promise<number> {
     const at = isoNow();
@@ -147,6 +148,11 @@ export function apiKeysOf(db: Db, user: { id: string; tier: Tier }) {
 
     activeCount,
 
+    /** The bearer chain's note that a key of this user was just used (shown in the console). */
+    async touchLastUsed(id: string): Promise<void> {
+      await changeKeys(db).set({ last_used_at: isoNow() }).where("id", "=", id).execute();
+    },
+
     /** The plan's gate: a Free account holds at most 3 active keys (TIER_PLANS). */
     async generate(input: NewKeyInput) {
       if (input.workspaceId && !(await workspaceOf(db, input.workspaceId).roleOf(user.id))) {
@@ -164,12 +170,7 @@ export function apiKeysOf(db: Db, user: { id: string; tier: Tier }) {
       const row = await ownKey(id);
       if (row.revoked_at) return;
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable("api_keys")
-          .set({ revoked_at: isoNow() })
-          .where("id", "=", row.id)
-          .where("user_id", "=", user.id)
-          .execute();
+        await changeKeys(trx).set({ revoked_at: isoNow() }).where("id", "=", row.id).execute();
         await recordAccountEvent(trx, user.id, {
           action: "api_key.revoked",
           actorUserId: user.id,
@@ -201,15 +202,13 @@ export function apiKeysOf(db: Db, user: { id: string; tier: Tier }) {
         );
         const ends = new Date(graceHours > 0 ? graceEnds : at).toISOString();
         // Conditional, so two rolls of the same key at once cannot both succeed.
-        const { numUpdatedRows } = await trx
-          .updateTable("api_keys")
+        const { numUpdatedRows } = await changeKeys(trx)
           .set(
             graceHours > 0
               ? { expires_at: ends, replaced_by_id: created.view.id }
               : { revoked_at: ends, replaced_by_id: created.view.id },
           )
           .where("id", "=", old.id)
-          .where("user_id", "=", user.id)
           .where("revoked_at", "is", null)
           .where("replaced_by_id", "is", null)
           .executeTakeFirst();

@@ -11,6 +11,15 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
+/**
+ * Who performs an audited act. Repositories that act take it as a parameter and record the event in the
+ * act's own transaction, so the trail never claims what did not happen nor misses what did.
+ */
+export interface Actor {
+  userId: string;
+  ip: string | null;
+}
+
 export async function recordWorkspaceEvent(db: Db, workspaceId: string, entry: AuditEntry): Promise<void> {
   await insert(db, { workspace_id: workspaceId, user_id: null }, entry);
 }

@@ -158,7 +158,12 @@ async function approveOnce(db: Db, request: AuthorizationRequest, userId: string
     if (live) {
       const scopes = formatScopes([...parseScopes(live.scopes), ...request.scopes]);
       if (scopes !== live.scopes)
-        await trx.updateTable("oauth_grants").set({ scopes }).where("id", "=", live.id).execute();
+        await trx
+          .updateTable("oauth_grants")
+          .set({ scopes })
+          .where("user_id", "=", userId)
+          .where("id", "=", live.id)
+          .execute();
     } else {
       grantId = newId();
       await trx

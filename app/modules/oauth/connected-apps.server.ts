@@ -1,15 +1,16 @@
 /** The apps a user has authorized (live grants), and "Revoke access": every token of the grant stops at once. */
 import type { Db } from "~db/client";
+import { isoNow } from "~/lib/clock.server";
 import { notFound } from "~/lib/errors";
 import { parseScopes } from "./scopes";
 import { revokeGrant } from "./tokens.server";
 
 export function connectedAppsOf(db: Db, userId: string) {
+  const grants = () => db.selectFrom("oauth_grants").where("oauth_grants.user_id", "=", userId);
   return {
     list: async () =>
       (
-        await db
-          .selectFrom("oauth_grants")
+        await grants()
           .innerJoin("oauth_clients", "oauth_clients.id", "oauth_grants.client_id")
           .select([
             "oauth_grants.id",
@@ -19,7 +20,6 @@ export function connectedAppsOf(db: Db, userId: string) {
             "oauth_clients.name",
             "oauth_clients.id as client_id",
           ])
-          .where("oauth_grants.user_id", "=", userId)
           .where("oauth_grants.revoked_at", "is", null)
           .orderBy("oauth_grants.created_at", "desc")
           .execute()
@@ -33,15 +33,23 @@ export function connectedAppsOf(db: Db, userId: string) {
       })),
 
     async revoke(grantId: string): Promise<void> {
-      const grant = await db
-        .selectFrom("oauth_grants")
+      const grant = await grants()
         .select("id")
         .where("id", "=", grantId)
-        .where("user_id", "=", userId)
         .where("revoked_at", "is", null)
         .executeTakeFirst();
       if (!grant) throw notFound("No such connected app");
       await revokeGrant(db, grant.id);
+    },
+
+    /** The bearer chain's note that a grant of this user was just used (shown under Connected apps). */
+    async touchLastUsed(grantId: string): Promise<void> {
+      await db
+        .updateTable("oauth_grants")
+        .set({ last_used_at: isoNow() })
+        .where("user_id", "=", userId)
+        .where("id", "=", grantId)
+        .execute();
     },
   };
 }

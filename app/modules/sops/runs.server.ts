@@ -10,7 +10,6 @@ import type { Logger } from "pino";
 import type { Db } from "~db/client";
 import type { SopRunsTable } from "~db/schema";
 import { isoNow, now } from "~/lib/clock.server";
-import { newId } from "~/lib/ids.server";
 import {
   JobInterrupted,
   RetryableError,
@@ -23,7 +22,8 @@ import { OutboundError, outboundRequest } from "~/modules/outbound/outbound-http
 import type { SecretBox } from "~/modules/secrets/secret-box.server";
 import { webhookHeaders } from "~/modules/webhooks/standard-webhooks.server";
 import type { JsonValue } from "./expressions";
-import { callbackBinding, runView } from "./sops.server";
+import { runView, runsOf } from "./sop-runs.server";
+import { callbackBinding } from "./sops.server";
 import { StepError, runStep, type StepServices } from "./steps/registry.server";
 import type { StepResult, StoredStep } from "./steps/types";
 
@@ -43,36 +43,17 @@ export async function queueRun(
   input: Record<string, unknown>,
   first?: (trx: Db) => Promise<void>,
 ): Promise<string> {
-  const runId = newId();
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     await first?.(trx);
-    await trx
-      .insertInto("sop_runs")
-      .values({
-        id: runId,
-        workspace_id: sop.workspace_id,
-        sop_id: sop.id,
-        trigger_id: triggerId,
-        status: "queued",
-        input: JSON.stringify(input),
-        definition: sop.steps,
-        steps: "[]",
-        vars: "{}",
-        error: null,
-        attempts: 0,
-        created_at: isoNow(),
-        started_at: null,
-        finished_at: null,
-      })
-      .execute();
+    const runId = await runsOf(trx, sop.workspace_id).insert(sop, triggerId, input);
     await enqueueJob(trx, {
       kind: RUN_JOB,
       payload: { runId },
       workspaceId: sop.workspace_id,
       maxAttempts: MAX_ATTEMPTS,
     });
+    return runId;
   });
-  return runId;
 }
 
 export interface RunDeps extends StepServices {
@@ -84,19 +65,14 @@ interface RunJobPayload {
   runId: string;
 }
 
-const loadRun = (db: Db, job: Job, runId: string) =>
-  db
-    .selectFrom("sop_runs")
-    .selectAll()
-    .where("id", "=", runId)
-    .where("workspace_id", "=", job.workspace_id!)
-    .executeTakeFirst();
+/** A SOP job always names its workspace: the runs of that workspace are all it may touch. */
+const runsOfJob = (db: Db, job: Job) => runsOf(db, job.workspace_id!);
 
 export function runHandler(deps: RunDeps): JobHandler {
   const { db } = deps;
   return async (job, control) => {
     const { runId } = JSON.parse(job.payload) as RunJobPayload;
-    const row = await loadRun(db, job, runId);
+    const row = await runsOfJob(db, job).row(runId);
     // Deleted with its SOP, or already finished by a runner whose lease we inherited just too late.
     if (!row || row.status === "succeeded" || row.status === "failed") return;
     if (control.exhausted) {
@@ -129,14 +105,10 @@ async function executeRun(deps: RunDeps, job: Job, control: JobControl, row: Sop
   const results = JSON.parse(row.steps) as StepResult[];
   const vars = JSON.parse(row.vars) as Record<string, JsonValue>;
   const input = JSON.parse(row.input) as JsonValue;
+  const runs = runsOfJob(db, job);
   const save = async (patch: Partial<SopRunsTable>) => {
     if (control.leaseLost) throw new JobInterrupted();
-    await db
-      .updateTable("sop_runs")
-      .set(patch)
-      .where("id", "=", runId)
-      .where("workspace_id", "=", workspaceId)
-      .execute();
+    await runs.save(runId, patch);
   };
   await save({ status: "running", started_at: row.started_at ?? isoNow(), attempts: job.attempts, error: null });
 
@@ -217,22 +189,9 @@ async function finishRun(db: Db, job: Job, control: JobControl, runId: string, p
     // Only the job's owner records the outcome, and only once: a runner that lost its lease, or a second
     // finisher, changes nothing and queues no second notice.
     if (!(await control.fence(trx))) throw new JobInterrupted();
-    const ended = await trx
-      .updateTable("sop_runs")
-      .set({ ...patch, finished_at: isoNow() })
-      .where("id", "=", runId)
-      .where("workspace_id", "=", job.workspace_id!)
-      .where("status", "not in", ["succeeded", "failed"])
-      .executeTakeFirst();
-    if (Number(ended.numUpdatedRows) === 0) return;
-    const run = await trx
-      .selectFrom("sop_runs")
-      .innerJoin("sops", "sops.id", "sop_runs.sop_id")
-      .selectAll("sop_runs")
-      .select(["sops.slug", "sops.callback_url"])
-      .where("sop_runs.id", "=", runId)
-      .where("sop_runs.workspace_id", "=", job.workspace_id!)
-      .executeTakeFirst();
+    const runs = runsOfJob(trx, job);
+    if (!(await runs.finish(runId, patch))) return;
+    const run = await runs.withCallback(runId);
     if (!run?.callback_url) return;
     const view = runView(run);
     // One notice per run, with an id derived from it: receivers deduplicate on webhook-id.
@@ -260,24 +219,20 @@ async function finishRun(db: Db, job: Job, control: JobControl, runId: string, p
         statusUrl: `/api/sops/${view.sopId}/runs/${view.id}`,
       },
     });
-    await trx
-      .insertInto("webhook_deliveries")
-      .values({
-        id: deliveryId,
-        workspace_id: run.workspace_id,
-        sop_id: run.sop_id,
-        run_id: run.id,
-        url: run.callback_url,
-        event_type: type,
-        payload: body,
-        status: "pending",
-        attempts: 0,
-        response_status: null,
-        last_error: null,
-        created_at: isoNow(),
-        delivered_at: null,
-      })
-      .execute();
+    await runs.addDelivery({
+      id: deliveryId,
+      sop_id: run.sop_id,
+      run_id: run.id,
+      url: run.callback_url,
+      event_type: type,
+      payload: body,
+      status: "pending",
+      attempts: 0,
+      response_status: null,
+      last_error: null,
+      created_at: isoNow(),
+      delivered_at: null,
+    });
     await enqueueJob(trx, {
       kind: COMPLETION_JOB,
       payload: { deliveryId },
@@ -292,22 +247,11 @@ export function completionHandler(deps: RunDeps): JobHandler {
   const { db, box } = deps;
   return async (job, control) => {
     const { deliveryId } = JSON.parse(job.payload) as { deliveryId: string };
-    const delivery = await db
-      .selectFrom("webhook_deliveries")
-      .innerJoin("sops", "sops.id", "webhook_deliveries.sop_id")
-      .selectAll("webhook_deliveries")
-      .select("sops.callback_secret_enc")
-      .where("webhook_deliveries.id", "=", deliveryId)
-      .where("webhook_deliveries.workspace_id", "=", job.workspace_id!)
-      .executeTakeFirst();
+    const runs = runsOfJob(db, job);
+    const delivery = await runs.delivery(deliveryId);
     if (!delivery || delivery.status !== "pending") return;
-    const record = (patch: Record<string, unknown>) =>
-      db
-        .updateTable("webhook_deliveries")
-        .set({ attempts: job.attempts, ...patch })
-        .where("id", "=", deliveryId)
-        .where("workspace_id", "=", delivery.workspace_id)
-        .execute();
+    const record = (patch: Parameters<typeof runs.recordDelivery>[1]) =>
+      runs.recordDelivery(deliveryId, { attempts: job.attempts, ...patch });
     if (control.exhausted) {
       await record({ status: "failed", last_error: "Abandoned: its runner stopped responding too often" });
       return;

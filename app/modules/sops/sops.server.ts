@@ -1,22 +1,23 @@
 /**
- * SOPs of one workspace: definitions, their trigger, runs, verification failures and completion deliveries.
- * Built for one workspace (DESIGN rule 2): another workspace's SOP is simply not found. The single lookup
- * without a workspace is `findSopForTrigger`, because the trigger path names a SOP by id or slug alone.
+ * SOP definitions: the editor's form rules and the `sops` table of one workspace. Their trigger is
+ * `sop-triggers.server.ts`, their runs and completion notices `sop-runs.server.ts`. Built for one workspace
+ * (DESIGN rule 2): another workspace's SOP is simply not found.
  */
 import { z } from "zod";
 import type { Db } from "~db/client";
 import { isUniqueViolation } from "~db/client";
-import type { SopRunsTable, SopsTable } from "~db/schema";
+import type { SopsTable } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
 import type { FormValues } from "~/lib/forms.server";
 import { DomainError, conflict, invalid, issuesOf, notFound, type FieldIssue } from "~/lib/errors";
-import { newId, newSecret } from "~/lib/ids.server";
+import { newId } from "~/lib/ids.server";
+import { recordWorkspaceEvent, type Actor } from "~/modules/audit/audit.server";
 import type { SecretBox } from "~/modules/secrets/secret-box.server";
 import { SLUG_PATTERN } from "~/modules/tenancy/slug";
 import { checkUrl } from "~/modules/outbound/outbound-http.server";
 import { generateWebhookSecret } from "~/modules/webhooks/standard-webhooks.server";
 import { IDENTIFIER, stepDefinition } from "./steps/registry.server";
-import type { StepResult, StoredStep } from "./steps/types";
+import type { StoredStep } from "./steps/types";
 
 export const MAX_STEPS = 20;
 /** The spec recommends rotating trigger secrets every 90 days; the console reminds after that. */
@@ -147,51 +148,18 @@ const toView = (row: SopsTable): SopView => ({
   updatedAt: row.updated_at,
 });
 
-export interface RunView {
-  id: string;
-  sopId: string;
-  triggerId: string | null;
-  status: SopRunsTable["status"];
-  input: unknown;
-  steps: StepResult[];
-  vars: unknown;
-  error: string | null;
-  attempts: number;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  durationMs: number | null;
-}
-
-export const runView = (row: SopRunsTable): RunView => ({
-  id: row.id,
-  sopId: row.sop_id,
-  triggerId: row.trigger_id,
-  status: row.status,
-  input: JSON.parse(row.input),
-  steps: JSON.parse(row.steps) as StepResult[],
-  vars: JSON.parse(row.vars),
-  error: row.error,
-  attempts: row.attempts,
-  createdAt: row.created_at,
-  startedAt: row.started_at,
-  finishedAt: row.finished_at,
-  durationMs: row.started_at && row.finished_at ? Date.parse(row.finished_at) - Date.parse(row.started_at) : null,
-});
-
-export const TRIGGER_SECRET_PREFIX = "sops_";
-export const newTriggerSecret = () => `${TRIGGER_SECRET_PREFIX}${newSecret(32)}`;
-export const triggerBinding = (triggerId: string) => `sop_trigger:${triggerId}`;
 export const callbackBinding = (sopId: string) => `sop_callback:${sopId}`;
 
-export interface IssuedSecret {
-  secret: string;
-  triggerId: string;
-  createdAt: string;
-}
-
+/**
+ * The SOP definitions of one workspace. Every statement starts from one of the scoped bases below, so none
+ * can reach another workspace's SOP; the acts (create, update, enable, disable, delete) record their audit
+ * event in their own transaction.
+ */
 export function sopsOf(db: Db, workspaceId: string, box: SecretBox) {
-  const sops = () => db.selectFrom("sops").where("workspace_id", "=", workspaceId);
+  const sops = () => db.selectFrom("sops").where("sops.workspace_id", "=", workspaceId);
+  const changeSops = (executor: Db) => executor.updateTable("sops").where("workspace_id", "=", workspaceId);
+  const audit = (executor: Db, actor: Actor, action: string, detail: Record<string, unknown>) =>
+    recordWorkspaceEvent(executor, workspaceId, { action, actorUserId: actor.userId, detail, ip: actor.ip });
 
   async function require(id: string): Promise<SopsTable> {
     const row = await sops().selectAll().where("id", "=", id).executeTakeFirst();
@@ -202,13 +170,30 @@ export function sopsOf(db: Db, workspaceId: string, box: SecretBox) {
   const slugTaken = () =>
     conflict("This slug is taken", [{ field: "slug", message: "This slug is taken: choose another" }]);
 
+  /** Runs `change` and its audit event in one transaction; false when the SOP was not there to change. */
+  async function act(
+    actor: Actor,
+    action: string,
+    detail: Record<string, unknown>,
+    change: (trx: Db) => Promise<number | bigint>,
+  ) {
+    try {
+      await db.transaction().execute(async (trx) => {
+        if (Number(await change(trx)) === 0) throw notFound("No such SOP in this workspace");
+        await audit(trx, actor, action, detail);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw slugTaken();
+      throw error;
+    }
+  }
+
   return {
     async list(): Promise<
       (SopView & { triggerId: string | null; lastRun: { status: string; createdAt: string } | null })[]
     > {
       // One query: each SOP with its trigger and its latest run (the index on sop_runs(sop_id, created_at)).
-      const rows = await db
-        .selectFrom("sops")
+      const rows = await sops()
         .leftJoin("sop_triggers", "sop_triggers.sop_id", "sops.id")
         .selectAll("sops")
         .select((eb) => {
@@ -224,7 +209,6 @@ export function sopsOf(db: Db, workspaceId: string, box: SecretBox) {
             latestRun().select("sop_runs.created_at").as("last_created_at"),
           ];
         })
-        .where("sops.workspace_id", "=", workspaceId)
         .orderBy("sops.name")
         .execute();
       return rows.map(({ trigger_id, last_status, last_created_at, ...row }) => ({
@@ -236,7 +220,7 @@ export function sopsOf(db: Db, workspaceId: string, box: SecretBox) {
 
     get: async (id: string) => toView(await require(id)),
 
-    async create(fields: SopFieldsInput, steps: StoredStep[]): Promise<SopView> {
+    async create(actor: Actor, fields: SopFieldsInput, steps: StoredStep[]): Promise<SopView> {
       const at = isoNow();
       const id = newId();
       const row: SopsTable = {
@@ -252,25 +236,22 @@ export function sopsOf(db: Db, workspaceId: string, box: SecretBox) {
         created_at: at,
         updated_at: at,
       };
-      try {
-        await db.insertInto("sops").values(row).execute();
-      } catch (error) {
-        if (isUniqueViolation(error)) throw slugTaken();
-        throw error;
-      }
+      await act(actor, "sop.created", { sopId: id, slug: row.slug }, async (trx) => {
+        await trx.insertInto("sops").values(row).execute();
+        return 1;
+      });
       return toView(row);
     },
 
-    async update(id: string, fields: SopFieldsInput, steps: StoredStep[]): Promise<SopView> {
+    async update(actor: Actor, id: string, fields: SopFieldsInput, steps: StoredStep[]): Promise<SopView> {
       const current = await require(id);
       const clean = validateSteps(steps);
       // Clearing the callback URL drops its secret; setting one again makes a new secret.
       const secret = !fields.callbackUrl
         ? null
         : (current.callback_secret_enc ?? box.seal(generateWebhookSecret(), callbackBinding(id)));
-      try {
-        await db
-          .updateTable("sops")
+      await act(actor, "sop.updated", { sopId: id }, async (trx) => {
+        const result = await changeSops(trx)
           .set({
             name: fields.name,
             slug: fields.slug,
@@ -281,190 +262,42 @@ export function sopsOf(db: Db, workspaceId: string, box: SecretBox) {
             updated_at: isoNow(),
           })
           .where("id", "=", id)
-          .where("workspace_id", "=", workspaceId)
-          .execute();
-      } catch (error) {
-        if (isUniqueViolation(error)) throw slugTaken();
-        throw error;
-      }
+          .executeTakeFirst();
+        return result.numUpdatedRows;
+      });
       return toView(await require(id));
     },
 
-    async setEnabled(id: string, enabled: boolean): Promise<void> {
-      await require(id);
-      await db
-        .updateTable("sops")
-        .set({ enabled: enabled ? 1 : 0, updated_at: isoNow() })
-        .where("id", "=", id)
-        .where("workspace_id", "=", workspaceId)
-        .execute();
+    async setEnabled(actor: Actor, id: string, enabled: boolean): Promise<void> {
+      await act(actor, enabled ? "sop.enabled" : "sop.disabled", { sopId: id }, async (trx) => {
+        const result = await changeSops(trx)
+          .set({ enabled: enabled ? 1 : 0, updated_at: isoNow() })
+          .where("id", "=", id)
+          .executeTakeFirst();
+        return result.numUpdatedRows;
+      });
     },
 
     /**
      * Deletes the SOP with its trigger, runs, failures and deliveries (cascade). Jobs still queued for its
      * runs find nothing to do and finish.
      */
-    async remove(id: string): Promise<void> {
-      await require(id);
-      await db.deleteFrom("sops").where("id", "=", id).where("workspace_id", "=", workspaceId).execute();
+    async remove(actor: Actor, id: string): Promise<void> {
+      const { slug } = await require(id);
+      await act(actor, "sop.deleted", { sopId: id, slug }, async (trx) => {
+        const result = await trx
+          .deleteFrom("sops")
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", id)
+          .executeTakeFirst();
+        return result.numDeletedRows;
+      });
     },
 
     /** The completion notices' signing secret (admins see it in the console to verify deliveries). */
     async callbackSecret(id: string): Promise<string | null> {
       const row = await require(id);
       return row.callback_secret_enc ? box.open(row.callback_secret_enc, callbackBinding(id)) : null;
-    },
-
-    async trigger(sopId: string) {
-      const row = await db
-        .selectFrom("sop_triggers")
-        .select(["id", "created_at", "secret_created_at", "failure_count", "last_used_at"])
-        .where("sop_id", "=", sopId)
-        .where("workspace_id", "=", workspaceId)
-        .executeTakeFirst();
-      if (!row) return null;
-      return {
-        id: row.id,
-        createdAt: row.created_at,
-        secretCreatedAt: row.secret_created_at,
-        failureCount: row.failure_count,
-        lastUsedAt: row.last_used_at,
-      };
-    },
-
-    async createTrigger(sopId: string): Promise<IssuedSecret> {
-      await require(sopId);
-      const secret = newTriggerSecret();
-      const triggerId = newId();
-      const createdAt = isoNow();
-      try {
-        await db
-          .insertInto("sop_triggers")
-          .values({
-            id: triggerId,
-            workspace_id: workspaceId,
-            sop_id: sopId,
-            secret_enc: box.seal(secret, triggerBinding(triggerId)),
-            secret_created_at: createdAt,
-            created_at: createdAt,
-            failure_count: 0,
-            last_used_at: null,
-          })
-          .execute();
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict("This SOP already has a trigger: rotate or delete it");
-        throw error;
-      }
-      return { secret, triggerId, createdAt };
-    },
-
-    /** A new secret for the same trigger; the old one is refused from the next request on. */
-    async rotateTrigger(sopId: string, triggerId: string): Promise<IssuedSecret> {
-      const secret = newTriggerSecret();
-      const createdAt = isoNow();
-      const result = await db
-        .updateTable("sop_triggers")
-        .set({ secret_enc: box.seal(secret, triggerBinding(triggerId)), secret_created_at: createdAt })
-        .where("id", "=", triggerId)
-        .where("sop_id", "=", sopId)
-        .where("workspace_id", "=", workspaceId)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw notFound("No such trigger on this SOP");
-      return { secret, triggerId, createdAt };
-    },
-
-    async deleteTrigger(sopId: string, triggerId: string): Promise<void> {
-      const result = await db
-        .deleteFrom("sop_triggers")
-        .where("id", "=", triggerId)
-        .where("sop_id", "=", sopId)
-        .where("workspace_id", "=", workspaceId)
-        .executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) throw notFound("No such trigger on this SOP");
-    },
-
-    async runs(sopId: string, page: { size: number; offset: number }) {
-      const base = db.selectFrom("sop_runs").where("sop_id", "=", sopId).where("workspace_id", "=", workspaceId);
-      const [rows, total] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy("created_at", "desc")
-          .orderBy("id", "desc")
-          .limit(page.size)
-          .offset(page.offset)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-      ]);
-      return { runs: rows.map(runView), total: Number(total.n) };
-    },
-
-    async run(sopId: string, runId: string): Promise<RunView> {
-      const row = await db
-        .selectFrom("sop_runs")
-        .selectAll()
-        .where("id", "=", runId)
-        .where("sop_id", "=", sopId)
-        .where("workspace_id", "=", workspaceId)
-        .executeTakeFirst();
-      if (!row) throw notFound("No such run of this SOP");
-      return runView(row);
-    },
-
-    /** Failed verifications per trigger: counts and the latest reasons. */
-    async failures(sopId: string) {
-      const rows = await db
-        .selectFrom("sop_verification_failures")
-        .select(["trigger_id", "reason", "ip", "created_at"])
-        .where("sop_id", "=", sopId)
-        .where("workspace_id", "=", workspaceId)
-        .orderBy("created_at", "desc")
-        .limit(20)
-        .execute();
-      const counts = await db
-        .selectFrom("sop_verification_failures")
-        .select(["trigger_id", (eb) => eb.fn.countAll<number>().as("n")])
-        .where("sop_id", "=", sopId)
-        .where("workspace_id", "=", workspaceId)
-        .groupBy("trigger_id")
-        .execute();
-      return {
-        counts: counts.map((c) => ({ triggerId: c.trigger_id, count: Number(c.n) })),
-        latest: rows.map((r) => ({ triggerId: r.trigger_id, reason: r.reason, ip: r.ip, at: r.created_at })),
-      };
-    },
-
-    async deliveries(sopId: string) {
-      const rows = await db
-        .selectFrom("webhook_deliveries")
-        .select([
-          "id",
-          "run_id",
-          "url",
-          "event_type",
-          "status",
-          "attempts",
-          "response_status",
-          "last_error",
-          "created_at",
-          "delivered_at",
-        ])
-        .where("sop_id", "=", sopId)
-        .where("workspace_id", "=", workspaceId)
-        .orderBy("created_at", "desc")
-        .limit(20)
-        .execute();
-      return rows.map((r) => ({
-        id: r.id,
-        runId: r.run_id,
-        url: r.url,
-        eventType: r.event_type,
-        status: r.status,
-        attempts: r.attempts,
-        responseStatus: r.response_status,
-        lastError: r.last_error,
-        createdAt: r.created_at,
-        deliveredAt: r.delivered_at,
-      }));
     },
   };
 }
@@ -473,26 +306,10 @@ export type SopsRepo = ReturnType<typeof sopsOf>;
 
 /**
  * The workspace a SOP belongs to, for the access check of /api/sops/{id}/… (which then requires membership
- * there): the one other lookup by id alone, and it returns nothing of the SOP itself.
+ * there). One of the module's two lookups by id alone (the other is the trigger path's `findSopForTrigger`);
+ * it returns nothing of the SOP itself.
  */
 export async function workspaceOfSop(db: Db, sopId: string): Promise<string | undefined> {
   const row = await db.selectFrom("sops").select("workspace_id").where("id", "=", sopId).executeTakeFirst();
   return row?.workspace_id;
-}
-
-/** The trigger path's lookup: by id or slug, across the deployment (slugs are unique for this reason). */
-export function findSopForTrigger(db: Db, ref: string) {
-  return db
-    .selectFrom("sops")
-    .leftJoin("sop_triggers", "sop_triggers.sop_id", "sops.id")
-    .select([
-      "sops.id",
-      "sops.workspace_id",
-      "sops.enabled",
-      "sops.steps",
-      "sop_triggers.id as trigger_id",
-      "sop_triggers.secret_enc",
-    ])
-    .where((eb) => eb.or([eb("sops.id", "=", ref), eb("sops.slug", "=", ref)]))
-    .executeTakeFirst();
 }

@@ -1,6 +1,7 @@
 /**
- * `POST /api/sops/{id or slug}/trigger`: HMAC verification over the exact bytes received, replay refusal
- * through a table every process shares, then a queued run (docs/decisions/010-sops.md).
+ * `POST /api/sops/{id or slug}/trigger` after the trigger guard (app/modules/access/trigger.server.ts) has
+ * verified the HMAC over the exact bytes received: replay refusal through a table every process shares, then
+ * a queued run (docs/decisions/010-sops.md).
  *
  * Every refusal after the SOP is known is recorded against it (trigger, reason, time, client address) for
  * the console, counts towards the client address's failure budget (the same per-address block as the token
@@ -9,14 +10,13 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { isUniqueViolation } from "~db/client";
-import { isoNow, now } from "~/lib/clock.server";
+import { now } from "~/lib/clock.server";
 import { sha256Hex } from "~/lib/hash.server";
-import { conflict, invalid, issuesOf, notFound, rateLimited, unauthenticated } from "~/lib/errors";
-import { HttpError, readBodyBytes } from "~/lib/http.server";
-import { newId } from "~/lib/ids.server";
+import { conflict, invalid, issuesOf, unauthenticated } from "~/lib/errors";
+import { HttpError } from "~/lib/http.server";
 import { queueRun } from "./runs.server";
-import { FAILURE_MESSAGES, checkHeaders, verifySignature } from "./signature.server";
-import { findSopForTrigger, triggerBinding } from "./sops.server";
+import { FAILURE_MESSAGES } from "./signature.server";
+import { type findSopForTrigger, triggersOf } from "./sop-triggers.server";
 
 export const TriggerBody = z.object({ input: z.record(z.string(), z.unknown()) }).strict();
 
@@ -47,89 +47,52 @@ export interface AcceptedTrigger {
   statusUrl: string;
 }
 
-const unauthorizedTrigger = (message: string) =>
-  unauthenticated(message, 'HMAC-SHA256 headers="X-SOP-Timestamp X-SOP-Signature"');
+/** A signed request the trigger guard let through: its SOP, and the exact bytes it signed. */
+export interface VerifiedTrigger {
+  sop: NonNullable<Awaited<ReturnType<typeof findSopForTrigger>>> & { trigger_id: string };
+  signature: string;
+  timestamp: string;
+  body: Buffer;
+  contentType: string | null;
+}
 
-export async function acceptTrigger(request: Request, context: AppLoadContext, ref: string): Promise<AcceptedTrigger> {
-  const { db, env, authFailures, logger, secrets, jobRunner } = context.services;
+/**
+ * Refuses a trigger request after its SOP is known: recorded against the SOP for the console, counted towards
+ * the client address's failure budget, a burst logged.
+ */
+export async function refuseTrigger(
+  context: AppLoadContext,
+  sop: { id: string; workspace_id: string; trigger_id: string | null },
+  failure: keyof typeof FAILURE_MESSAGES,
+): Promise<never> {
+  const { db, authFailures, logger, secrets } = context.services;
   const ip = context.request.ip;
-  context.request.log.callerType = "trigger";
-
-  const blockedFor = authFailures.blockedFor(ip);
-  if (blockedFor > 0) throw rateLimited(blockedFor);
-
-  const sop = await findSopForTrigger(db, ref);
-  if (!sop) {
-    // Counted like a bad signature: slugs are deployment-wide, so guessing them is throttled too.
-    await authFailures.record(ip);
-    throw notFound("No SOP with this id or slug");
+  const { message, reason } = FAILURE_MESSAGES[failure];
+  const recent = await triggersOf(db, sop.workspace_id, secrets).recordFailure({
+    sopId: sop.id,
+    triggerId: sop.trigger_id,
+    reason,
+    ip,
+    since: new Date(now().getTime() - 60_000).toISOString(),
+  });
+  if (sop.trigger_id && recent % BURST === 0) {
+    logger.warn(
+      { sop: sop.id, trigger: sop.trigger_id, failuresLastMinute: recent, ip, reason },
+      "burst of failed SOP trigger verifications",
+    );
   }
+  await authFailures.record(ip);
+  throw unauthenticated(message, 'HMAC-SHA256 headers="X-SOP-Timestamp X-SOP-Signature"');
+}
 
-  const refuse = async (failure: keyof typeof FAILURE_MESSAGES): Promise<never> => {
-    const { message, reason } = FAILURE_MESSAGES[failure];
-    const at = isoNow();
-    await db
-      .insertInto("sop_verification_failures")
-      .values({
-        id: newId(),
-        workspace_id: sop.workspace_id,
-        sop_id: sop.id,
-        trigger_id: sop.trigger_id,
-        reason,
-        ip,
-        created_at: at,
-      })
-      .execute();
-    if (sop.trigger_id) {
-      await db
-        .updateTable("sop_triggers")
-        .set((eb) => ({ failure_count: eb("failure_count", "+", 1) }))
-        .where("id", "=", sop.trigger_id)
-        .execute();
-      const since = new Date(now().getTime() - 60_000).toISOString();
-      const recent = await db
-        .selectFrom("sop_verification_failures")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("sop_id", "=", sop.id)
-        .where("trigger_id", "=", sop.trigger_id)
-        .where("created_at", ">=", since)
-        .executeTakeFirstOrThrow();
-      if (Number(recent.n) % BURST === 0) {
-        logger.warn(
-          { sop: sop.id, trigger: sop.trigger_id, failuresLastMinute: Number(recent.n), ip, reason },
-          "burst of failed SOP trigger verifications",
-        );
-      }
-    }
-    await authFailures.record(ip);
-    throw unauthorizedTrigger(message);
-  };
-
-  const headers = {
-    timestamp: request.headers.get("x-sop-timestamp"),
-    signature: request.headers.get("x-sop-signature"),
-  };
-  const shape = checkHeaders(headers);
-  if (shape) return refuse(shape);
-  if (!sop.trigger_id || !sop.secret_enc) return refuse("no_trigger");
-
-  // The exact bytes received: the signature covers them as sent, whitespace included.
-  const body = await readBodyBytes(request, env.MAX_BODY_BYTES);
-  let secret: string;
-  try {
-    secret = secrets.open(sop.secret_enc, triggerBinding(sop.trigger_id));
-  } catch (error) {
-    logger.error({ err: error, sop: sop.id }, "a trigger secret does not open: is APP_KEY the one it was sealed with?");
-    return refuse("unreadable_secret");
-  }
-  const nowSeconds = Math.floor(now().getTime() / 1000);
-  const failure = verifySignature(secret, headers, body, nowSeconds, env.SOP_TRIGGER_MAX_AGE_SECONDS);
-  if (failure) return refuse(failure);
-
+/** Queues the run of a verified trigger request whose body is `{ "input": { … } }`. */
+export async function acceptTrigger(context: AppLoadContext, verified: VerifiedTrigger): Promise<AcceptedTrigger> {
+  const { db, env, secrets, jobRunner } = context.services;
+  const { sop, body } = verified;
   if (sop.enabled !== 1) {
     throw conflict("This SOP is disabled: enable it in the console to accept triggers");
   }
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(request.headers.get("content-type") ?? "")) {
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(verified.contentType ?? "")) {
     throw new HttpError(415, "Send the body as JSON with Content-Type: application/json");
   }
   let parsed: unknown;
@@ -148,10 +111,11 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
 
   // A signature is accepted once: its record commits with the run, so the first of two racing copies wins and
   // the other is a replay. The row outlives the window in which the timestamp would pass anyway.
-  const signatureHash = sha256Hex(`${sop.trigger_id}:${headers.signature!.trim()}`);
+  const signatureHash = sha256Hex(`${sop.trigger_id}:${verified.signature.trim()}`);
   // Twice the window: nodes whose clocks disagree by up to a window still see the record while they would
   // accept the timestamp.
-  const expiresAt = new Date((Number(headers.timestamp) + 2 * env.SOP_TRIGGER_MAX_AGE_SECONDS) * 1000).toISOString();
+  const expiresAt = new Date((Number(verified.timestamp) + 2 * env.SOP_TRIGGER_MAX_AGE_SECONDS) * 1000).toISOString();
+  const triggers = triggersOf(db, sop.workspace_id, secrets);
   let runId: string;
   try {
     runId = await queueRun(db, sop, sop.trigger_id, valid.data.input, async (trx) => {
@@ -159,10 +123,10 @@ export async function acceptTrigger(request: Request, context: AppLoadContext, r
         .insertInto("sop_signature_replays")
         .values({ signature_hash: signatureHash, expires_at: expiresAt })
         .execute();
-      await trx.updateTable("sop_triggers").set({ last_used_at: isoNow() }).where("id", "=", sop.trigger_id!).execute();
+      await triggers.markUsed(sop.trigger_id, trx);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) return refuse("replay");
+    if (isUniqueViolation(error)) return refuseTrigger(context, sop, "replay");
     throw error;
   }
   jobRunner.wake();
