@@ -2,45 +2,63 @@
  * `npm run bench`: load-tests the production build of Atrium with autocannon and writes bench/RESULTS.md.
  *
  * Every server runs in a child process, so autocannon (here) never shares an event loop with what it measures.
- * Each target gets a discarded warm-up pass, then a measured pass; targets run one after another. Two
- * baselines are measured in the same run, so each result can be read as a ratio (see bench/README.md).
+ * Each target gets a discarded warm-up pass, then a measured pass; targets run one after another. The baselines
+ * are the shared reference servers in ../shared/perf (plain node:http, and a bare Remix + Express app), measured in
+ * the same run, so each result can be read as a ratio (see bench/README.md). Atrium's own routes are never a
+ * baseline: they carry Atrium's middleware and bootstrap, which is part of what is being measured.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
 import { ROOT, buildIsCurrent } from "../scripts/build-state.mjs";
 
-/** The bare Remix baseline: a resource route that touches nothing, i.e. the cost of Express + Remix alone. */
-const REMIX_BASELINE = { name: "bare Remix resource route", path: "/api/health/live" };
+/** The shared reference servers, beside the repository (CI clones the repo with shared/ next to it). */
+const REFERENCE = resolve(ROOT, "..", "shared", "perf");
 
 /**
- * The Atrium endpoints to measure, after the baseline (GET unless `method` says otherwise; `signed` makes each request
- * a freshly signed SOP trigger). One line per endpoint; `headers` is optional, either
- * an object or an async function of the running server ({ baseUrl, databaseUrl }), for a token that must be
- * obtained at run time.
+ * What each ratio divides by, all served by the reference. `node:http` is the limit for one Node process (a fixed
+ * 5 KB page); the two bare Remix baselines are Express + @remix-run/express with no middleware, one per kind of
+ * Atrium target: a resource route, and a server-rendered page of 20 items.
+ */
+const BASELINES = {
+  nodeHttp: { name: "node:http", path: "/", server: "reference node-http.mjs" },
+  route: { name: "bare Remix resource route", path: "/api/live", server: "reference server.mjs", like: "route" },
+  page: { name: "bare Remix SSR page", path: "/demo", server: "reference server.mjs", like: "page" },
+};
+
+/**
+ * The Atrium endpoints to measure, after the baselines (GET unless `method` says otherwise; `signed` makes each
+ * request a freshly signed SOP trigger). One line per endpoint; `like` names the bare Remix baseline it is compared
+ * with (`route` or `page`); `headers` is optional, either an object or an async function of the running server
+ * ({ baseUrl, databaseUrl }), for a token that must be obtained at run time.
  */
 const TARGETS = [
-  { name: "health (database check)", path: "/api/health" },
-  { name: "public site page (SSR)", path: "/harbor-bakery" },
+  // Atrium's counterpart of the reference's /api/live: what Atrium's own pipeline costs on top of bare Remix.
+  { name: "liveness (Atrium's pipeline)", path: "/api/health/live", like: "route" },
+  { name: "health (database check)", path: "/api/health", like: "route" },
+  { name: "public site page (SSR)", path: "/harbor-bakery", like: "page" },
   {
     name: "token API (valid key, limiter on)",
     path: "/api/auth/me",
+    like: "route",
     headers: async (server) => ({ authorization: `Bearer ${benchKey(server)}` }),
   },
   {
     name: "token API (OAuth access token)",
     path: "/api/auth/me",
+    like: "route",
     headers: async (server) => ({ authorization: `Bearer ${await benchAccessToken(server)}` }),
   },
   {
     name: "SOP trigger (verify + replay check + enqueue)",
     path: "/api/sops/bench-sop/trigger",
     method: "POST",
+    like: "route",
     // Each request signs a different body: a repeated signature would (rightly) be refused as a replay.
     signed: async (server) => signer(await benchTriggerSecret(server)),
   },
@@ -158,20 +176,8 @@ function benchKey({ databaseUrl }) {
   return admin("keys:create", "demo@atrium.test", "--name", "bench");
 }
 
-const NODE_HTTP = "node:http";
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
-
-/** A minimal node:http server answering what /api/health/live answers: the floor for any Node server here. */
-const NODE_HTTP_SERVER = `
-const body = JSON.stringify({ status: "ok" });
-require("node:http")
-  .createServer((_req, res) => {
-    res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
-    res.end(body);
-  })
-  .listen(Number(process.env.PORT), process.env.HOST);
-`;
 
 function numberFromEnv(name, fallback, { allowZero = false } = {}) {
   const raw = process.env[name];
@@ -227,12 +233,12 @@ function freePort() {
 }
 
 /**
- * Starts `node ...args` from the repo root with exactly `env` (plus PATH): the shell's own Atrium settings must
- * not change what is measured. Output is kept (last 64 kB) to explain a crash or a failed start.
+ * Starts `node ...args` in `cwd` with exactly `env` (plus PATH): the shell's own Atrium settings must not change
+ * what is measured. Output is kept (last 64 kB) to explain a crash or a failed start.
  */
-function startChild(args, env) {
+function startChild(args, env, cwd = ROOT) {
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd,
     env: { PATH: process.env.PATH, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -279,11 +285,40 @@ async function waitUntilReady(child, url, label) {
   throw new Error(`${label} was not ready after ${READY_TIMEOUT_MS / 1000} s (${url}: ${last}):\n${child.output()}`);
 }
 
-async function startNodeHttpBaseline() {
+/**
+ * Installs and builds the reference the first time (as its README and its own run.mjs do): `npm install`, not
+ * `npm ci`, because its lockfile lacks other platforms' optional rollup binaries. npm writes
+ * node_modules/.package-lock.json last, so an interrupted install is redone rather than half used. This runs with
+ * the shell's environment (npm needs its configuration and HOME); only the measured servers are isolated from it.
+ */
+function prepareReference() {
+  if (!existsSync(join(REFERENCE, "server.mjs"))) {
+    throw new Error(`the perf reference is missing: expected ../shared/perf beside the repository (${REFERENCE})`);
+  }
+  const step = (label, command, args) => {
+    console.log(`${label} in ${REFERENCE}…`);
+    const run = spawnSync(command, args, { cwd: REFERENCE, stdio: ["ignore", "inherit", "inherit"] });
+    if (run.status !== 0) {
+      throw new Error(
+        `${command} ${args.join(" ")} failed in ${REFERENCE} (${run.error?.message ?? `exit ${run.status}`})`,
+      );
+    }
+  };
+  if (!existsSync(join(REFERENCE, "node_modules", ".package-lock.json"))) {
+    // --no-save: the reference's lockfile is not ours to rewrite.
+    step("Installing the perf reference", "npm", ["install", "--no-save", "--no-audit", "--no-fund"]);
+  }
+  if (!existsSync(join(REFERENCE, "build", "server", "index.js"))) {
+    step("Building the perf reference", "npx", ["remix", "vite:build"]);
+  }
+}
+
+/** Starts one of the reference's servers (`node-http.mjs` or `server.mjs`), in production mode as Atrium runs. */
+async function startReference(script, probe) {
   const port = await freePort();
-  const child = startChild(["-e", NODE_HTTP_SERVER], { PORT: String(port), HOST: "127.0.0.1" });
+  const child = startChild([script], { PORT: String(port), NODE_ENV: "production" }, REFERENCE);
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntilReady(child, `${baseUrl}/`, "the node:http baseline");
+  await waitUntilReady(child, baseUrl + probe, `the reference ${script}`);
   return { child, baseUrl };
 }
 
@@ -367,7 +402,9 @@ async function measure(target, server, options) {
 
   return {
     name: target.name,
+    server: target.server ?? "Atrium",
     path: target.path,
+    like: target.like,
     rps: result.requests.mean,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -405,28 +442,36 @@ function markdownTable(header, rows, rightAligned) {
 }
 
 function resultsTable(results) {
-  const nodeHttp = results.find((r) => r.name === NODE_HTTP).rps;
-  const remix = results.find((r) => r.name === REMIX_BASELINE.name).rps;
+  const rpsOf = (baseline) => results.find((r) => r.name === baseline.name).rps;
+  const nodeHttp = rpsOf(BASELINES.nodeHttp);
+  const bare = { route: rpsOf(BASELINES.route), page: rpsOf(BASELINES.page) };
   const ms = (value) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
+  // Only the matching bare Remix baseline means anything: a JSON route against a rendered page compares nothing.
+  const ratioVs = (r, kind) => (r.like === kind ? (r.rps / bare[kind]).toFixed(2) : "–");
   const header = [
     "target",
+    "served by",
     "path",
     "requests/s (mean)",
     "latency p50 ms",
     "p99 ms",
     "ratio vs node:http",
     "ratio vs bare Remix route",
+    "ratio vs bare Remix page",
   ];
   const rows = results.map((r) => [
     r.name,
+    r.server,
     `\`${r.path}\``,
     Math.round(r.rps).toString(),
     ms(r.p50),
     ms(r.p99),
-    (r.rps / nodeHttp).toFixed(2),
-    (r.rps / remix).toFixed(2),
+    // Three places: Remix serves a few percent of what node:http does, so two would round most rows to 0.0x.
+    (r.rps / nodeHttp).toFixed(3),
+    ratioVs(r, "route"),
+    ratioVs(r, "page"),
   ]);
-  return markdownTable(header, rows, [false, false, true, true, true, true, true]);
+  return markdownTable(header, rows, [false, false, false, true, true, true, true, true, true]);
 }
 
 function resultsDocument(table, options) {
@@ -451,10 +496,13 @@ ${table}
 
 Ratios, not absolute numbers, are what to compare across machines and runs: requests/s depends on the CPU, the
 load generator sharing that CPU, and whatever else the machine is doing, while each ratio divides by a baseline
-measured moments earlier under the same conditions. "ratio vs node:http" is the share of a bare Node server's
-throughput that an endpoint keeps; "ratio vs bare Remix route" isolates what the endpoint's own work costs on top of
-Express and Remix. Latencies are whole milliseconds (autocannon's histogram resolution; 0 means under 1 ms).
-Regenerate with \`npm run bench\`.
+measured moments earlier under the same conditions. The baselines are the shared reference servers in
+\`../shared/perf\`, not Atrium. "ratio vs node:http" is the share of a plain Node server's throughput (a fixed 5 KB
+page) that an endpoint keeps. "ratio vs bare Remix route" (resource routes, against the reference's \`/api/live\`)
+and "ratio vs bare Remix page" (the public page, against the reference's server-rendered \`/demo\`) show what Atrium
+costs on top of Express and Remix with nothing else: its middleware, bootstrap and the endpoint's own work; the
+liveness row is that pipeline alone. Latencies are whole milliseconds (autocannon's histogram resolution; 0 means
+under 1 ms). Regenerate with \`npm run bench\`.
 `;
 }
 
@@ -474,20 +522,30 @@ async function main() {
     await buildAll({ quiet: true });
   }
 
+  prepareReference();
+
   options.busyBefore = await cpuBusyPercent(1_000);
   console.log(`${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per target\n`);
   const results = [];
 
-  const baseline = await startNodeHttpBaseline();
+  // One server at a time, so an idle one does not hold memory or timers while another is measured.
+  const nodeHttp = await startReference("node-http.mjs", BASELINES.nodeHttp.path);
   try {
-    results.push(await measure({ name: NODE_HTTP, path: "/" }, baseline, options));
+    results.push(await measure(BASELINES.nodeHttp, nodeHttp, options));
   } finally {
-    await stopChild(baseline.child);
+    await stopChild(nodeHttp.child);
+  }
+
+  const bareRemix = await startReference("server.mjs", BASELINES.route.path);
+  try {
+    for (const baseline of [BASELINES.route, BASELINES.page]) results.push(await measure(baseline, bareRemix, options));
+  } finally {
+    await stopChild(bareRemix.child);
   }
 
   const atrium = await startAtrium();
   try {
-    for (const target of [REMIX_BASELINE, ...TARGETS]) results.push(await measure(target, atrium, options));
+    for (const target of TARGETS) results.push(await measure(target, atrium, options));
   } finally {
     await stopChild(atrium.child);
   }
