@@ -1,37 +1,17 @@
-import type {
-  ActionFunctionArgs,
-  HeadersFunction,
-  LinksFunction,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
+import type { HeadersFunction, LinksFunction, MetaFunction } from "@remix-run/node";
 import { useSearchParams } from "@remix-run/react";
-import { redirectIfSignedIn, retryAfterOf, signInWith } from "~/modules/auth/sign-in.server";
+import { retryAfterOf, signInPage } from "~/modules/auth/sign-in.server";
 import { AuthPage } from "~/ui/auth-page";
 import consoleCss from "~/styles/console.css?url";
-import { page } from "~/lib/routes.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: consoleCss }];
 export const meta: MetaFunction = () => [{ title: "Sign in · Atrium" }];
 
-const SIGN_IN = { unguarded: "where an operator obtains a session" };
-
-export const loader = page(
-  "operator",
-  async ({ request, context }: LoaderFunctionArgs) => {
-    await redirectIfSignedIn(request, context);
-    return null;
-  },
-  SIGN_IN,
-);
+const signIn = signInPage("login");
+export const loader = signIn.loader;
+export const action = signIn.action;
 
 export const headers: HeadersFunction = ({ actionHeaders }) => retryAfterOf(actionHeaders);
-
-export const action = page(
-  "operator",
-  ({ request, context }: ActionFunctionArgs) => signInWith("login", request, context),
-  SIGN_IN,
-);
 
 export default function Login() {
   const [params] = useSearchParams();

@@ -1,18 +1,6 @@
 // POST /oauth/token — authorization_code and refresh_token grants (spec: OAuth 2.0; RFC 6749 §3.2).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { page } from "~/lib/routes.server";
-import { oauthMethodNotAllowed, tokenEndpoint } from "~/modules/oauth/tokens.server";
+import { clientAuthenticatedRoute, tokenEndpoint } from "~/modules/oauth/tokens.server";
 
-const CLIENT_AUTH = { unguarded: "the OAuth client authenticates itself here (RFC 6749 §2.3)" };
-
-export const loader = page(
-  "integrator",
-  ({ request }: LoaderFunctionArgs) => oauthMethodNotAllowed({ request }),
-  CLIENT_AUTH,
-);
-export const action = page(
-  "integrator",
-  ({ request, context }: ActionFunctionArgs) =>
-    request.method === "POST" ? tokenEndpoint(request, context) : oauthMethodNotAllowed({ request }),
-  CLIENT_AUTH,
-);
+const endpoint = clientAuthenticatedRoute(tokenEndpoint);
+export const loader = endpoint.loader;
+export const action = endpoint.action;

@@ -1,6 +1,7 @@
-/** The shared action of /login and /signup: authenticate with remix-auth, then start a fresh session. */
-import { redirect, type AppLoadContext } from "@remix-run/node";
+/** The shared loader and action of /login and /signup: authenticate with remix-auth, then start a fresh session. */
+import { redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/node";
 import { runForm } from "~/lib/forms.server";
+import { page } from "~/lib/routes.server";
 import { authenticatorFor } from "./authenticator.server";
 import { assertSameOrigin } from "./origin.server";
 import { safeRedirectTarget } from "./redirect";
@@ -26,4 +27,24 @@ export async function signInWith(strategy: "login" | "signup", request: Request,
 export function retryAfterOf(actionHeaders: Headers): Record<string, string> {
   const value = actionHeaders.get("Retry-After");
   return value ? { "Retry-After": value } : {};
+}
+
+/** The loader and action of a sign-in page, declared for operators: the page is where they get a session. */
+export function signInPage(strategy: "login" | "signup") {
+  const signIn = { unguarded: "where an operator obtains a session" };
+  return {
+    loader: page(
+      "operator",
+      async ({ request, context }: LoaderFunctionArgs) => {
+        await redirectIfSignedIn(request, context);
+        return null;
+      },
+      signIn,
+    ),
+    action: page(
+      "operator",
+      ({ request, context }: ActionFunctionArgs) => signInWith(strategy, request, context),
+      signIn,
+    ),
+  };
 }

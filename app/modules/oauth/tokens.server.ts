@@ -7,13 +7,14 @@
  * every use, and a refresh token presented a second time (stolen or replayed) revokes the whole grant. A code
  * works once for 10 minutes; a second use revokes what the first one issued.
  */
-import type { AppLoadContext } from "@remix-run/node";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import type { Db } from "~db/client";
 import type { OAuthClientsTable } from "~db/schema";
 import { isoNow, now } from "~/lib/clock.server";
 import { sha256Base64url, sha256Hex } from "~/lib/hash.server";
 import { readBodyBytes } from "~/lib/http.server";
 import { newId, newSecret } from "~/lib/ids.server";
+import { page } from "~/lib/routes.server";
 import { findClient, secretMatches } from "./clients.server";
 import { formatScopes, parseScopes } from "./scopes";
 
@@ -467,4 +468,21 @@ export function introspectionEndpoint(request: Request, context: AppLoadContext,
       { headers },
     );
   });
+}
+
+/**
+ * The loader and action of a client-authenticated endpoint (token, revoke, introspect): POST only, every other
+ * method a 405 in RFC 6749's shape. Declared for integrators; the client authenticates itself inside `handle`.
+ */
+export function clientAuthenticatedRoute(handle: (request: Request, context: AppLoadContext) => Promise<Response>) {
+  const clientAuth = { unguarded: "the OAuth client authenticates itself here (RFC 6749 §2.3)" };
+  return {
+    loader: page("integrator", ({ request }: LoaderFunctionArgs) => oauthMethodNotAllowed({ request }), clientAuth),
+    action: page(
+      "integrator",
+      ({ request, context }: ActionFunctionArgs) =>
+        request.method === "POST" ? handle(request, context) : oauthMethodNotAllowed({ request }),
+      clientAuth,
+    ),
+  };
 }
