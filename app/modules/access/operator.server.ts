@@ -36,7 +36,6 @@ export const requireOperator = defineGuard(
     context: AppLoadContext,
     mode: Mode = "page",
   ): Promise<OperatorSession> {
-    context.request.log.callerType = "operator";
     assertSameOrigin(request, context);
     const session = await readSession(request, context);
     if (!session) {
