@@ -18,7 +18,7 @@ import {
   setTier,
 } from "~/modules/accounts/users.server";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
-import { createAuthThrottle } from "~/modules/auth/throttle.server";
+import { createAuthThrottle } from "~/modules/rate-limit/auth-throttle.server";
 import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
