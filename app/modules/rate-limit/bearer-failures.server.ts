@@ -6,6 +6,7 @@
  * (docs/decisions/009-token-api.md).
  */
 import type { DatabaseHandle } from "~db/client";
+import { now } from "~/lib/clock.server";
 import { createCounter } from "./counter.server";
 
 export interface BearerFailures {
@@ -42,7 +43,7 @@ export function createBearerFailures(handle: DatabaseHandle, perMinute: number):
     blockedFor(ip) {
       const until = blockedUntil.get(clientBlock(ip));
       if (until === undefined) return 0;
-      const ms = until - Date.now();
+      const ms = until - now().getTime();
       if (ms > 0) return Math.ceil(ms / 1000);
       blockedUntil.delete(clientBlock(ip));
       return 0;
@@ -51,7 +52,7 @@ export function createBearerFailures(handle: DatabaseHandle, perMinute: number):
       const state = await counter.penalty(clientBlock(ip));
       if (state.consumed < perMinute) return;
       if (blockedUntil.size >= MAX_REMEMBERED) blockedUntil.delete(blockedUntil.keys().next().value!);
-      blockedUntil.set(clientBlock(ip), Date.now() + state.msBeforeNext);
+      blockedUntil.set(clientBlock(ip), now().getTime() + state.msBeforeNext);
     },
   };
 }
