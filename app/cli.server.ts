@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { openDatabase, type DatabaseHandle, type Db } from "~db/client";
 import { migrateToLatest } from "~db/migrate";
-import { seedDemo, DEMO_OPERATOR } from "~db/seed";
+import { seedDemo, DEMO_OPERATOR } from "~/modules/onboarding/demo.server";
 import { DomainError, notFound } from "~/lib/errors";
 import { parseEnv } from "~/lib/env.server";
 import {
