@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { openDatabase, type DatabaseHandle, type Db } from "~db/client";
 import { migrateToLatest } from "~db/migrate";
-import { seedDemo, DEMO_OPERATOR } from "~db/seed";
+import { seedDemo, DEMO_OPERATOR } from "~/modules/onboarding/demo.server";
 import { DomainError, notFound } from "~/lib/errors";
 import { parseEnv } from "~/lib/env.server";
 import {
@@ -18,7 +18,7 @@ import {
   setTier,
 } from "~/modules/accounts/users.server";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
-import { createAuthThrottle } from "~/modules/auth/throttle.server";
+import { createAuthThrottle } from "~/modules/rate-limit/auth-throttle.server";
 import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]

@@ -1,12 +1,13 @@
 /**
- * Counters for throttles and rate limits, kept in the application database so they survive restarts and,
- * on Postgres, are shared by every process (DESIGN rule 6). rate-limiter-flexible has a store for each
- * of our drivers; this is the only place that picks one.
+ * The store behind the counters of app/modules/rate-limit (counter.server.ts), kept in the application
+ * database so counters survive restarts and, on Postgres, are shared by every process (DESIGN rule 6).
+ * rate-limiter-flexible has a store for each of our drivers; this is the only place that picks one, because
+ * dialect branches live in db/ (rule 5).
  */
 import { RateLimiterPostgres, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { DatabaseHandle } from "./client";
 
-export interface CounterOptions {
+export interface CounterStoreOptions {
   /** Distinguishes counters that share the table (e.g. `auth-email`). */
   keyPrefix: string;
   points: number;
@@ -15,7 +16,7 @@ export interface CounterOptions {
 
 const TABLE = "rate_limit_counters";
 
-export function createCounter(handle: DatabaseHandle, options: CounterOptions): RateLimiterAbstract {
+export function openCounterStore(handle: DatabaseHandle, options: CounterStoreOptions): RateLimiterAbstract {
   const common = {
     keyPrefix: options.keyPrefix,
     points: options.points,

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import type { Role } from "~db/schema";
+import type { Role } from "~/modules/tenancy/roles";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { invalid } from "~/lib/errors";
 import { EmailSchema } from "~/modules/accounts/users.server";

@@ -14,6 +14,7 @@ import { FormMessage } from "~/ui/form";
 import { ConfirmForm } from "~/ui/confirm-form";
 import { Pager } from "~/ui/pager";
 import { pageCount, pageOf } from "~/lib/pagination.server";
+import { now } from "~/lib/clock.server";
 import { page } from "~/lib/routes.server";
 
 export const meta: MetaFunction = () => [{ title: "API Keys · Atrium" }];
@@ -45,7 +46,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
     operatorWorkspaces(context, session),
     findRateLimits(db, session.user.id),
   ]);
-  const at = Date.now();
+  const at = now().getTime();
   const usage = await apiRateLimit.peek(
     list.filter((k) => k.status === "active").map((k) => k.id),
     limits,

@@ -1,16 +1,24 @@
 // POST /api/sops/{id or slug}/trigger — HMAC-signed (X-SOP-Timestamp, X-SOP-Signature); 202 with the queued run.
 import { apiRoute } from "~/lib/routes.server";
 import { requireTrigger } from "~/modules/access/trigger.server";
-import { acceptTrigger } from "~/modules/sops/trigger.server";
+import { AcceptedTriggerSchema, TriggerBody, acceptTrigger } from "~/modules/sops/trigger.server";
 
 export const loader = apiRoute({
   caller: "trigger",
-  POST: async ({ request, context, params }) => {
-    const verified = await requireTrigger(request, context, params.ref!);
-    return Response.json(await acceptTrigger(context, verified), {
-      status: 202,
-      headers: { "Cache-Control": "no-store" },
-    });
+  POST: {
+    summary: "Start a run of the SOP (id or slug), signed with its trigger's secret",
+    description: "Each signature is accepted once; a replay or a timestamp outside the window is a 401.",
+    input: TriggerBody,
+    output: AcceptedTriggerSchema,
+    status: 202,
+    errors: [409],
+    handle: async ({ request, context, params }) => {
+      const verified = await requireTrigger(request, context, params.ref!);
+      return Response.json(await acceptTrigger(context, verified), {
+        status: 202,
+        headers: { "Cache-Control": "no-store" },
+      });
+    },
   },
 });
 export const action = loader;

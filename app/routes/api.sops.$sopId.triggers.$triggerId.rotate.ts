@@ -2,13 +2,20 @@
 // Operators with the admin role in the SOP's workspace (bearer key, or console session).
 import { apiRoute } from "~/lib/routes.server";
 import { requireSopAccess } from "~/modules/access/sop-member.server";
+import { IssuedSecretSchema } from "~/modules/sops/sop-triggers.server";
 
 export const loader = apiRoute({
   caller: "operator",
-  POST: async ({ request, context, params }) => {
-    const { triggers, actor } = await requireSopAccess(request, context, params.sopId!, "admin");
-    const issued = await triggers.rotate(actor, params.sopId!, params.triggerId!);
-    return Response.json(issued, { headers: { "Cache-Control": "no-store" } });
+  POST: {
+    summary: "Rotate the trigger's secret: the new one is shown once, the old one stops at once",
+    description: "The admin role in the SOP's workspace, with an API key or the console session.",
+    output: IssuedSecretSchema,
+    errors: [404],
+    handle: async ({ request, context, params }) => {
+      const { triggers, actor } = await requireSopAccess(request, context, params.sopId!, "admin");
+      const issued = await triggers.rotate(actor, params.sopId!, params.triggerId!);
+      return Response.json(issued, { headers: { "Cache-Control": "no-store" } });
+    },
   },
 });
 export const action = loader;

@@ -4,7 +4,7 @@
  * sign in or to the picker; API routes get the error contract's 401/403.
  */
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import type { Role } from "~db/schema";
+import type { Role } from "~/modules/tenancy/roles";
 import { defineGuard } from "~/lib/callers.server";
 import { HttpError, errorResponse } from "~/lib/http.server";
 import { assertSameOrigin } from "~/modules/auth/origin.server";

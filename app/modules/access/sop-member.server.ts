@@ -5,7 +5,7 @@
  * record), too low a role a 403.
  */
 import type { AppLoadContext } from "@remix-run/node";
-import type { Role } from "~db/schema";
+import type { Role } from "~/modules/tenancy/roles";
 import { defineGuard } from "~/lib/callers.server";
 import { forbidden, notFound } from "~/lib/errors";
 import type { Actor } from "~/modules/audit/audit.server";

@@ -1,6 +1,6 @@
 import { defineModule } from "~/lib/module";
-import { createBearerFailures, type BearerFailures } from "./bearer-failures.server";
-import { createAuthThrottle, type AuthThrottle } from "./throttle.server";
+import { createBearerFailures, type BearerFailures } from "~/modules/rate-limit/bearer-failures.server";
+import { createAuthThrottle, type AuthThrottle } from "~/modules/rate-limit/auth-throttle.server";
 
 declare module "~/lib/context" {
   interface AppServices {

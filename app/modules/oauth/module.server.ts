@@ -1,6 +1,6 @@
 import { defineModule } from "~/lib/module";
 import { createApiRateLimit, type ApiRateLimit } from "~/modules/rate-limit/api-rate-limit.server";
-import { createOAuthThrottle, type OAuthThrottle } from "./throttle.server";
+import { createOAuthThrottle, type OAuthThrottle } from "~/modules/rate-limit/oauth-throttle.server";
 
 declare module "~/lib/context" {
   interface AppServices {

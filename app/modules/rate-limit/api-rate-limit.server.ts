@@ -6,6 +6,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "~db/client";
+import { now } from "~/lib/clock.server";
 import type { RateLimits } from "~/modules/plans/tiers";
 
 const HOUR_MS = 3_600_000;
@@ -61,7 +62,7 @@ export function createApiRateLimit(
   const t = sql.table(table);
   return {
     async consume(keyId, limits) {
-      const at = Date.now();
+      const at = now().getTime();
       const hourCut = at - HOUR_MS;
       const burstCut = at - BURST_MS;
       // Counts as they stand for this request: a window that has run out counts as empty.
@@ -100,7 +101,7 @@ export function createApiRateLimit(
             .where("key_id", "in", keyIds)
             .execute()
         : [];
-      const at = Date.now();
+      const at = now().getTime();
       return new Map(
         keyIds.map((id) => [
           id,

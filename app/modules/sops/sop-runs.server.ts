@@ -3,6 +3,7 @@
  * one workspace (DESIGN rule 2): the console, the run-status API and the job runner (which knows the
  * workspace from the job) all go through here. Executing a run is `runs.server.ts`.
  */
+import { z } from "zod";
 import type { Db } from "~db/client";
 import type { SopRunsTable, WebhookDeliveriesTable } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
@@ -25,6 +26,35 @@ export interface RunView {
   finishedAt: string | null;
   durationMs: number | null;
 }
+
+/** `RunView` as the run-status API's schema, for the API reference; checked against the interface. */
+export const RunViewSchema = z.object({
+  id: z.string(),
+  sopId: z.string(),
+  triggerId: z.string().nullable(),
+  status: z.enum(["queued", "running", "succeeded", "failed"]),
+  input: z.unknown().describe("The trigger's input"),
+  steps: z.array(
+    z.object({
+      index: z.number().int(),
+      type: z.string(),
+      name: z.string(),
+      status: z.enum(["succeeded", "failed", "stopped", "skipped"]),
+      output: z.unknown(),
+      error: z.string().nullable(),
+      attempt: z.number().int(),
+      startedAt: z.string(),
+      finishedAt: z.string(),
+    }),
+  ),
+  vars: z.unknown().describe("The values the steps set"),
+  error: z.string().nullable(),
+  attempts: z.number().int(),
+  createdAt: z.string().describe("ISO 8601, UTC"),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+}) satisfies z.ZodType<RunView>;
 
 export const runView = (row: SopRunsTable): RunView => ({
   id: row.id,

@@ -4,6 +4,7 @@
  * across workspaces is `findSopForTrigger`: the trigger URL names a SOP by id or slug alone, and the answer
  * says which workspace to build this repository for.
  */
+import { z } from "zod";
 import { isUniqueViolation, type Db } from "~db/client";
 import { isoNow } from "~/lib/clock.server";
 import { conflict, notFound } from "~/lib/errors";
@@ -21,6 +22,13 @@ export interface IssuedSecret {
   triggerId: string;
   createdAt: string;
 }
+
+/** `IssuedSecret` as the rotation API's schema, for the API reference; checked against the interface. */
+export const IssuedSecretSchema = z.object({
+  secret: z.string().describe("The trigger's new signing secret, shown only now"),
+  triggerId: z.string(),
+  createdAt: z.string().describe("ISO 8601, UTC"),
+}) satisfies z.ZodType<IssuedSecret>;
 
 export interface TriggerView {
   id: string;

@@ -47,6 +47,14 @@ export interface AcceptedTrigger {
   statusUrl: string;
 }
 
+/** `AcceptedTrigger` as the trigger API's schema, for the API reference; checked against the interface. */
+export const AcceptedTriggerSchema = z.object({
+  runId: z.string(),
+  sopId: z.string(),
+  status: z.literal("queued"),
+  statusUrl: z.string().describe("GET it (as an operator) to follow the run"),
+}) satisfies z.ZodType<AcceptedTrigger>;
+
 /** A signed request the trigger guard let through: its SOP, and the exact bytes it signed. */
 export interface VerifiedTrigger {
   sop: NonNullable<Awaited<ReturnType<typeof findSopForTrigger>>> & { trigger_id: string };

@@ -3,13 +3,13 @@
  * `workspaceOf(db, workspaceId)`, which cannot be built without its tenant (DESIGN rule 2).
  */
 import { isUniqueViolation, type Db } from "~db/client";
-import type { Role, WorkspaceRow } from "~db/schema";
+import type { WorkspaceRow } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
 import { conflict, forbidden, invalid, notFound, validate } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { findUserByEmail } from "~/modules/accounts/users.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
-import { ASSIGNABLE_ROLES } from "./roles";
+import { ASSIGNABLE_ROLES, type Role } from "./roles";
 import { SlugSchema, WorkspaceNameSchema } from "./slug";
 
 export type Workspace = Pick<WorkspaceRow, "id" | "slug" | "name" | "owner_user_id" | "created_at">;

@@ -6,6 +6,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { type FormValues, parseForm, runForm } from "~/lib/forms.server";
 import { invalid } from "~/lib/errors";
+import { now } from "~/lib/clock.server";
 import { page } from "~/lib/routes.server";
 import { runsOf } from "~/modules/sops/sop-runs.server";
 import { triggersOf } from "~/modules/sops/sop-triggers.server";
@@ -49,7 +50,7 @@ export const loader = page("operator", async ({ request, context, params }: Load
     // A secret sealed under another app key does not open: the page says so instead of failing.
     canEdit ? sops.callbackSecret(sop.id).catch(() => "unreadable" as const) : Promise.resolve(null),
   ]);
-  const at = Date.now();
+  const at = now().getTime();
   return {
     sop,
     canEdit,

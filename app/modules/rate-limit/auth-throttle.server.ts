@@ -5,12 +5,10 @@
  * live in the database (rate-limiter-flexible): they survive restarts and are shared between processes on
  * Postgres.
  */
-import { RateLimiterRes } from "rate-limiter-flexible";
 import type { DatabaseHandle } from "~db/client";
-import { createCounter } from "~db/rate-limit-store";
 import type { Env } from "~/lib/env.server";
-import { sha256Base64url } from "~/lib/hash.server";
 import { rateLimited } from "~/lib/errors";
+import { createCounter } from "./counter.server";
 
 export interface AuthThrottle {
   /** Takes one attempt from the email's and the address's allowance; throws the 429 when either is spent. */
@@ -21,8 +19,8 @@ export interface AuthThrottle {
   forget(email: string): Promise<void>;
 }
 
-/** Counter keys never hold an address or email in clear: the table is not a second user directory. */
-const keyOf = (value: string) => sha256Base64url(value.trim().toLowerCase());
+/** One counter per person, however they type their address. */
+const keyOf = (value: string) => value.trim().toLowerCase();
 
 export function createAuthThrottle(handle: DatabaseHandle, env: Env): AuthThrottle {
   const options = { points: env.AUTH_THROTTLE_MAX_FAILURES, durationSeconds: env.AUTH_THROTTLE_WINDOW_MINUTES * 60 };
@@ -31,14 +29,8 @@ export function createAuthThrottle(handle: DatabaseHandle, env: Env): AuthThrott
 
   return {
     async begin(email, ip) {
-      const results = await Promise.allSettled([byEmail.consume(keyOf(email)), byIp.consume(keyOf(ip))]);
-      let waitMs = 0;
-      for (const result of results) {
-        if (result.status === "fulfilled") continue;
-        // consume() rejects with the counter's state when it is spent, or with an Error when the store fails.
-        if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
-        waitMs = Math.max(waitMs, result.reason.msBeforeNext);
-      }
+      const states = await Promise.all([byEmail.consume(keyOf(email)), byIp.consume(keyOf(ip))]);
+      const waitMs = Math.max(0, ...states.filter((s) => s.refused).map((s) => s.msBeforeNext));
       if (waitMs > 0) {
         const minutes = Math.ceil(waitMs / 60_000);
         throw rateLimited(

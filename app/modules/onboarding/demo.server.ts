@@ -1,10 +1,12 @@
 /**
  * Demo data for a first run: one operator and one workspace with a public site. Goes through the same
- * module functions as the console, so the demo obeys every rule real data does.
+ * module functions as the console, so the demo obeys every rule real data does — which is why it lives
+ * among the modules (it calls them) rather than in db/, below them. Seeded by bootstrap (SEED_DEMO) and by
+ * `npm run db:seed` (the CLI).
  */
-import type { Db } from "./client";
-import { createUser, findUserByEmail } from "../app/modules/accounts/users.server";
-import { createWorkspace } from "../app/modules/tenancy/workspaces.server";
+import type { Db } from "~db/client";
+import { createUser, findUserByEmail } from "~/modules/accounts/users.server";
+import { createWorkspace } from "~/modules/tenancy/workspaces.server";
 
 export const DEMO_OPERATOR = { email: "demo@atrium.test", password: "atrium-demo-password" } as const;
 export const DEMO_WORKSPACE = { name: "Harbor Bakery", slug: "harbor-bakery" } as const;

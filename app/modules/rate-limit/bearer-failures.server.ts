@@ -5,10 +5,9 @@
  * never pays a database read for it. Another process blocks the address at its next failure there
  * (docs/decisions/009-token-api.md).
  */
-import { RateLimiterRes } from "rate-limiter-flexible";
 import type { DatabaseHandle } from "~db/client";
-import { createCounter } from "~db/rate-limit-store";
-import { sha256Base64url } from "~/lib/hash.server";
+import { now } from "~/lib/clock.server";
+import { createCounter } from "./counter.server";
 
 export interface BearerFailures {
   /** Seconds this address must still wait, or 0. */
@@ -39,28 +38,21 @@ export function clientBlock(ip: string): string {
 export function createBearerFailures(handle: DatabaseHandle, perMinute: number): BearerFailures {
   const counter = createCounter(handle, { keyPrefix: "api-auth-ip", points: perMinute, durationSeconds: 60 });
   const blockedUntil = new Map<string, number>();
-  const keyOf = (ip: string) => sha256Base64url(clientBlock(ip));
 
   return {
     blockedFor(ip) {
       const until = blockedUntil.get(clientBlock(ip));
       if (until === undefined) return 0;
-      const ms = until - Date.now();
+      const ms = until - now().getTime();
       if (ms > 0) return Math.ceil(ms / 1000);
       blockedUntil.delete(clientBlock(ip));
       return 0;
     },
     async record(ip) {
-      let state: RateLimiterRes;
-      try {
-        state = await counter.penalty(keyOf(ip));
-      } catch (reason) {
-        if (!(reason instanceof RateLimiterRes)) throw reason;
-        state = reason;
-      }
-      if (state.consumedPoints < perMinute) return;
+      const state = await counter.penalty(clientBlock(ip));
+      if (state.consumed < perMinute) return;
       if (blockedUntil.size >= MAX_REMEMBERED) blockedUntil.delete(blockedUntil.keys().next().value!);
-      blockedUntil.set(clientBlock(ip), Date.now() + state.msBeforeNext);
+      blockedUntil.set(clientBlock(ip), now().getTime() + state.msBeforeNext);
     },
   };
 }

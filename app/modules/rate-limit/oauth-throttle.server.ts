@@ -3,11 +3,9 @@
  * authorization (login and consent) pages per client address. Counters live in the database like the
  * sign-in throttle's, so they are shared between processes on Postgres.
  */
-import { RateLimiterRes } from "rate-limiter-flexible";
 import type { DatabaseHandle } from "~db/client";
-import { createCounter } from "~db/rate-limit-store";
 import type { Env } from "~/lib/env.server";
-import { sha256Base64url } from "~/lib/hash.server";
+import { createCounter, type Counter } from "./counter.server";
 
 export interface OAuthThrottle {
   /** Seconds to wait before this client may call the token endpoints again; 0 when admitted. */
@@ -27,14 +25,9 @@ export function createOAuthThrottle(handle: DatabaseHandle, env: Env): OAuthThro
     points: env.OAUTH_AUTHORIZE_REQUESTS_PER_MINUTE,
     durationSeconds: 60,
   });
-  const take = async (counter: typeof token, key: string) => {
-    try {
-      await counter.consume(sha256Base64url(key));
-      return 0;
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    }
+  const take = async (counter: Counter, key: string) => {
+    const state = await counter.consume(key);
+    return state.refused ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0;
   };
   return { token: (key) => take(token, key), authorize: (ip) => take(authorize, ip) };
 }

@@ -1,0 +1,282 @@
+/**
+ * The integrators' API reference (OpenAPI 3.1), generated from what the routes declare (`apiRoute`'s contract,
+ * app/lib/route-contract.ts) so it cannot drift from the code: a route's path comes from its file name, its
+ * bodies from its zod schemas (zod 4's own JSON Schema output, draft 2020-12, the dialect of OpenAPI 3.1), the
+ * errors from its caller type. The error contract, the rate-limit headers and the credentials are described
+ * once, in `components`, and referenced from each operation. Pure: served by app/routes/api.openapi[.]json.ts.
+ */
+import { z } from "zod";
+import type { CallerType } from "~/lib/context";
+import type { Method, MethodContract, RouteContract } from "~/lib/route-contract";
+
+export interface DeclaredRoute {
+  /** The Remix route file, e.g. `api.sops.$sopId.runs.$runId.ts` or `api.orders/route.ts`. */
+  file: string;
+  contract: RouteContract;
+}
+
+export interface OpenApiOptions {
+  /** The API's version (package.json's). */
+  version: string;
+  /** Where the API is served, e.g. `https://atrium.example.com` (the route sets it per request otherwise). */
+  origin?: string;
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * The URL path of a Remix flat-route file as an OpenAPI path template, or undefined for a splat route (which
+ * matches anything, so it is no operation of its own). `.` separates segments, `[…]` escapes (so `[.]` is a
+ * literal dot), `$name` is a parameter, a leading `_` is a pathless layout and a trailing `_` only stops
+ * nesting; a route folder (`api.orders/route.ts`) is named by its folder.
+ */
+export function routePath(file: string): { path: string; params: string[] } | undefined {
+  const id = file
+    .replace(/^\.\//, "")
+    .replace(/\/route\.tsx?$/, "")
+    .replace(/\.tsx?$/, "");
+  const segments: { text: string; dynamic: boolean }[] = [{ text: "", dynamic: false }];
+  let escaped = false;
+  for (const char of id) {
+    const segment = segments.at(-1)!;
+    if (escaped) {
+      if (char === "]") escaped = false;
+      else segment.text += char;
+    } else if (char === "[") {
+      escaped = true;
+    } else if (char === ".") {
+      segments.push({ text: "", dynamic: false });
+    } else if (char === "$" && segment.text === "") {
+      segment.dynamic = true;
+    } else {
+      segment.text += char;
+    }
+  }
+  const parts: string[] = [];
+  const params: string[] = [];
+  for (const { text, dynamic } of segments) {
+    if (dynamic && text === "") return undefined;
+    if (dynamic) {
+      params.push(text);
+      parts.push(`{${text}}`);
+    } else if (text !== "_index" && !text.startsWith("_")) {
+      parts.push(text.replace(/_$/, ""));
+    }
+  }
+  return { path: `/${parts.join("/")}`, params };
+}
+
+/** The error contract's body (app/lib/http.server.ts, `errorResponse`), described once. */
+const ErrorBody = z
+  .object({
+    error: z.string().describe("The status's name, e.g. `Not Found`"),
+    message: z.string().describe("What went wrong, in a sentence meant for a person"),
+    statusCode: z.number().int(),
+    issues: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .optional()
+      .describe("400 only: each invalid field (a dotted path into the body) and why"),
+    retryAfter: z.number().int().optional().describe("429 only: seconds to wait, as in Retry-After"),
+  })
+  .describe("Every error of the API, whatever its status");
+
+const header = (description: string, type: "integer" | "string" = "integer") => ({ description, schema: { type } });
+
+const HEADERS: Record<string, Json> = {
+  "X-RateLimit-Limit": header("Requests allowed per hour for this key or app (the plan's limit)"),
+  "X-RateLimit-Remaining": header("Requests left in the current hour"),
+  "X-RateLimit-Reset": header("When the hourly window resets, in Unix seconds"),
+  "Retry-After": header("Seconds to wait before the next request is admitted"),
+  "WWW-Authenticate": header("The credential the route expects (`Bearer`, or the SOP trigger's HMAC)", "string"),
+};
+const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+const ref = (kind: "headers" | "responses" | "schemas", name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, ref("headers", name)]));
+
+const errorContent = { "application/json": { schema: ref("schemas", "Error") } };
+const RESPONSES: Record<number, { name: string; description: string; headers?: string[] }> = {
+  400: { name: "BadRequest", description: "The input is invalid: `issues` names each field" },
+  401: { name: "Unauthorized", description: "No valid credential", headers: ["WWW-Authenticate"] },
+  403: { name: "Forbidden", description: "The credential may not do this (role, scope or account status)" },
+  404: { name: "NotFound", description: "No such record, or none the caller may see" },
+  409: { name: "Conflict", description: "The request conflicts with the record's state" },
+  413: { name: "PayloadTooLarge", description: "The body exceeds the server's limit" },
+  415: { name: "UnsupportedMediaType", description: "The body is not sent as application/json" },
+  429: {
+    name: "TooManyRequests",
+    description: "Rate limited: `retryAfter` (and Retry-After) say when to try again",
+    headers: ["Retry-After", ...RATE_LIMIT_HEADERS],
+  },
+};
+
+const SECURITY_SCHEMES: Record<string, Json> = {
+  bearer: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "An API key (`atr_live_…` or `atr_test_…`, from the console's API Keys) or an OAuth access token " +
+      "(see /.well-known/oauth-authorization-server)",
+  },
+  sopTimestamp: {
+    type: "apiKey",
+    in: "header",
+    name: "X-SOP-Timestamp",
+    description: "The Unix time in seconds; requests outside the server's window are refused",
+  },
+  sopSignature: {
+    type: "apiKey",
+    in: "header",
+    name: "X-SOP-Signature",
+    description: "`sha256=` and the lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>` under the trigger's secret",
+  },
+  consoleSession: {
+    type: "apiKey",
+    in: "cookie",
+    name: "atrium_session",
+    description: "The console's session (`__Host-atrium_session` over HTTPS), for the console's own calls",
+  },
+};
+
+/**
+ * What each caller type implies: how it authenticates and what its guard can answer. Caller types whose
+ * guard does not exist yet (customer, provider, scheduler, internal) imply nothing until it does.
+ */
+const CALLERS: Partial<Record<CallerType, { security: Json[]; errors: number[]; rateLimited?: boolean }>> = {
+  public: { security: [], errors: [] },
+  integrator: { security: [{ bearer: [] }], errors: [401, 403, 429], rateLimited: true },
+  // Both headers together: one requirement object.
+  trigger: { security: [{ sopTimestamp: [], sopSignature: [] }], errors: [401, 404, 429] },
+  operator: { security: [{ bearer: [] }, { consoleSession: [] }], errors: [401, 403, 429] },
+};
+
+const STATUS_TEXT: Record<number, string> = { 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content" };
+
+/** zod's JSON Schema, as a schema object inside the document (which states the dialect once, for all). */
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    // zod closes every object it outputs (it strips unknown keys), but a response may gain fields without a
+    // new version: only objects declared strict are closed in the reference.
+    override: ({ zodSchema, jsonSchema: json }) => {
+      const def = zodSchema._zod.def;
+      if (io === "output" && def.type === "object" && !("catchall" in def && def.catchall)) {
+        delete json.additionalProperties;
+      }
+    },
+  }) as Json;
+  return rest;
+}
+
+function queryParameters(query: NonNullable<MethodContract["query"]>): Json[] {
+  const schema = jsonSchema(query, "input") as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: "query",
+      required: schema.required?.includes(name) ?? false,
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+function operationId(method: Method, path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
+}
+
+function operation(method: Method, path: string, params: string[], caller: CallerType, contract: MethodContract) {
+  const implied = CALLERS[caller] ?? { security: [], errors: [] };
+  const status = contract.status ?? 200;
+  const errors = new Set([
+    ...implied.errors,
+    ...(contract.input ? [400, 413, 415] : []),
+    ...(contract.query ? [400] : []),
+    ...(contract.errors ?? []),
+  ]);
+  const responses: Record<string, Json> = {
+    [status]: {
+      description: STATUS_TEXT[status] ?? "Success",
+      ...(implied.rateLimited ? { headers: headerRefs(RATE_LIMIT_HEADERS) } : {}),
+      ...(contract.output
+        ? { content: { "application/json": { schema: jsonSchema(contract.output, "output") } } }
+        : {}),
+    },
+  };
+  for (const code of [...errors].sort((a, b) => a - b)) {
+    const known = RESPONSES[code];
+    responses[code] = known ? ref("responses", known.name) : { description: `Error ${code}`, content: errorContent };
+  }
+  const parameters = [
+    ...params.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+    ...(contract.query ? queryParameters(contract.query) : []),
+  ];
+  return {
+    operationId: operationId(method, path),
+    summary: contract.summary,
+    ...(contract.description ? { description: contract.description } : {}),
+    tags: [path.split("/")[2] ?? "api"],
+    security: implied.security,
+    ...(parameters.length ? { parameters } : {}),
+    ...(contract.input
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: jsonSchema(contract.input, "input") } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+const METHOD_ORDER: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** The OpenAPI 3.1 document of the routes not marked `internal`. */
+export function openApiDocument(routes: readonly DeclaredRoute[], options: OpenApiOptions): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const { file, contract } of routes) {
+    if (contract.internal) continue;
+    const route = routePath(file);
+    if (!route) continue;
+    for (const method of METHOD_ORDER) {
+      const declared = contract.methods[method];
+      if (!declared) continue;
+      (paths[route.path] ??= {})[method.toLowerCase()] = operation(
+        method,
+        route.path,
+        route.params,
+        contract.caller,
+        declared,
+      );
+    }
+  }
+  const sorted = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
+  const tags = [...new Set(Object.values(sorted).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags)))];
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Atrium API",
+      version: options.version,
+      description:
+        "The token API, the SOP routes and the customer API of an Atrium server. Errors answer " +
+        "`{ error, message, statusCode }` (+ `issues` on 400, + `retryAfter` on 429).",
+    },
+    ...(options.origin ? { servers: [{ url: options.origin }] } : {}),
+    tags: (tags as string[]).sort().map((name) => ({ name })),
+    paths: sorted,
+    components: {
+      schemas: { Error: jsonSchema(ErrorBody, "output") },
+      responses: Object.fromEntries(
+        Object.values(RESPONSES).map(({ name, description, headers }) => [
+          name,
+          { description, ...(headers ? { headers: headerRefs(headers) } : {}), content: errorContent },
+        ]),
+      ),
+      headers: HEADERS,
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}

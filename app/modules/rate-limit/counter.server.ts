@@ -1,0 +1,59 @@
+/**
+ * A named counter of attempts per key over a fixed window, in the database (db/rate-limit-store.ts): the one
+ * wrapper around rate-limiter-flexible that the throttles beside this file share.
+ *
+ * rate-limiter-flexible rejects `consume` with a `RateLimiterRes` when the allowance is spent and with an
+ * Error when the store fails; the throttles need the first as an answer and the second as a failure, so this
+ * is the only place that tells them apart. Keys are hashed here: the counters' table holds no address or
+ * email in clear, so it is not a second user directory.
+ */
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { DatabaseHandle } from "~db/client";
+import { openCounterStore, type CounterStoreOptions } from "~db/rate-limit-store";
+import { sha256Base64url } from "~/lib/hash.server";
+
+export type CounterOptions = CounterStoreOptions;
+
+export interface CounterState {
+  /** The allowance was already spent: the attempt was refused (and not counted). */
+  refused: boolean;
+  /** Attempts counted in the current window. */
+  consumed: number;
+  /** Milliseconds until the window resets. */
+  msBeforeNext: number;
+}
+
+export interface Counter {
+  /** Counts one attempt if the allowance admits it. */
+  consume(key: string): Promise<CounterState>;
+  /** Counts one attempt whatever the allowance says (a failure that has already happened). */
+  penalty(key: string): Promise<CounterState>;
+  /** Gives `points` attempts back. */
+  reward(key: string, points: number): Promise<void>;
+  /** Starts the key afresh. */
+  delete(key: string): Promise<void>;
+}
+
+async function settle(attempt: Promise<RateLimiterRes>): Promise<CounterState> {
+  try {
+    const res = await attempt;
+    return { refused: false, consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext };
+  } catch (reason) {
+    if (!(reason instanceof RateLimiterRes)) throw reason;
+    return { refused: true, consumed: reason.consumedPoints, msBeforeNext: reason.msBeforeNext };
+  }
+}
+
+export function createCounter(handle: DatabaseHandle, options: CounterOptions): Counter {
+  const store: RateLimiterAbstract = openCounterStore(handle, options);
+  return {
+    consume: (key) => settle(store.consume(sha256Base64url(key))),
+    penalty: (key) => settle(store.penalty(sha256Base64url(key))),
+    async reward(key, points) {
+      await store.reward(sha256Base64url(key), points);
+    },
+    async delete(key) {
+      await store.delete(sha256Base64url(key));
+    },
+  };
+}
