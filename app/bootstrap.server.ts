@@ -7,7 +7,7 @@
 import { pino, type Logger } from "pino";
 import { openDatabase } from "~db/client";
 import { migrateToLatest } from "~db/migrate";
-import { DEMO_OPERATOR, demoOperatorExists, seedDemo } from "~db/seed";
+import { DEMO_OPERATOR, demoOperatorExists, seedDemo } from "~/modules/onboarding/demo.server";
 import type { AppRuntime, AppServices, RequestScope } from "~/lib/context";
 import type { ModuleContributions } from "~/lib/module";
 import { parseEnv } from "~/lib/env.server";
