@@ -1,10 +1,12 @@
 /**
- * DESIGN rule 2 for the other scoped repositories: contact events and members (per workspace), API keys,
+ * DESIGN rule 2 for the other scoped repositories: contact events, the mail outbox and members (per workspace), API keys,
  * OAuth apps and connected apps (per user). Built for A, each finds none of B's rows and changes none of them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
+import { pino } from "pino";
 import { contactEventsOf } from "~/modules/contacts/contact-events.server";
+import { createMailer, mailOf } from "~/modules/mail/mail.server";
 import { approve } from "~/modules/oauth/authorization.server";
 import { findClient, oauthAppsOf } from "~/modules/oauth/clients.server";
 import { connectedAppsOf } from "~/modules/oauth/connected-apps.server";
@@ -32,6 +34,23 @@ describe("contactEventsOf, built for workspace A", () => {
     await contactEventsOf(f.db, f.a.workspace.id).record({ email: EMAIL, type: "order", note: "", source: "test" });
     expect(await f.rowsOf("contact_events", "workspace_id", f.b.workspace.id)).toEqual(before);
     expect(await contactEventsOf(f.db, f.a.workspace.id).list(EMAIL)).toMatchObject([{ type: "order" }]);
+  });
+});
+
+describe("mailOf (the outbox), built for workspace A", () => {
+  it("does not list or count workspace B's messages", async () => {
+    const mailer = createMailer(
+      f.db,
+      { MAIL_FROM: "Atrium <test@atrium.test>", OUTBOUND_TIMEOUT_MS: 1000 },
+      pino({ level: "silent" }),
+    );
+    await mailer.send({ workspaceId: f.b.workspace.id, to: EMAIL, subject: "B's receipt", text: "for B" });
+    expect(await mailOf(f.db, f.a.workspace.id).list({ size: 50, offset: 0 })).toEqual([]);
+    expect(await mailOf(f.db, f.a.workspace.id).count()).toBe(0);
+    // B's own outbox has it: the scope is B's, not empty.
+    expect(await mailOf(f.db, f.b.workspace.id).list({ size: 50, offset: 0 })).toMatchObject([
+      { subject: "B's receipt" },
+    ]);
   });
 });
 
