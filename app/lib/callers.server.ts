@@ -45,6 +45,13 @@ export class MisdeclaredRoute extends Error {
 type Args = LoaderFunctionArgs | ActionFunctionArgs;
 
 /**
+ * Declarations already checked against the contract. A route file's URL has one fixed prefix, so its row is
+ * the same for every path it serves: checking its first request is checking them all, and the hot path skips
+ * the table scan.
+ */
+const agreed = new WeakSet<object>();
+
+/**
  * Runs `handler` under `declaration`: refuses a declaration that disagrees with the access contract for the
  * request's path, and a finished handler of a guarded caller type whose guard never ran.
  */
@@ -53,18 +60,23 @@ export async function runDeclared<R>(
   args: Args,
   handler: (args: Args) => Promise<R> | R,
 ): Promise<R> {
-  const { pathname } = new URL(args.request.url);
-  const expected = contractFor(pathname).caller;
-  if (expected !== declaration.caller) {
-    throw new MisdeclaredRoute(
-      `${pathname} declares caller ${declaration.caller}; the access contract says ${expected}`,
-    );
+  if (!agreed.has(declaration)) {
+    const { pathname } = new URL(args.request.url);
+    const expected = contractFor(pathname).caller;
+    if (expected !== declaration.caller) {
+      throw new MisdeclaredRoute(
+        `${pathname} declares caller ${declaration.caller}; the access contract says ${expected}`,
+      );
+    }
+    agreed.add(declaration);
   }
   const route: RouteDeclaration = { ...declaration, guarded: false };
   args.context.request.log.callerType ??= declaration.caller;
   const result = await handler({ ...args, context: { ...args.context, route } });
   if (!route.guarded && !route.unguarded && !OPEN_CALLERS.has(route.caller)) {
-    throw new MisdeclaredRoute(`${pathname} (caller ${route.caller}) finished without running a ${route.caller} guard`);
+    throw new MisdeclaredRoute(
+      `${args.request.url} (caller ${route.caller}) finished without running a ${route.caller} guard`,
+    );
   }
   return result;
 }

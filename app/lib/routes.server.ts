@@ -89,9 +89,10 @@ export function page<A extends Args, R>(
   handler: (args: A) => Promise<R> | R,
   options: { unguarded?: string } = {},
 ): ((args: A) => Promise<R>) & DeclaredHandler {
+  const declaration = { caller, ...options };
   const wrapped = async (args: A) => {
     try {
-      return await runDeclared({ caller, ...options }, args, handler as (args: Args) => Promise<R> | R);
+      return await runDeclared(declaration, args, handler as (args: Args) => Promise<R> | R);
     } catch (thrown) {
       if (!(thrown instanceof DomainError)) throw thrown;
       const error = asHttpError(thrown)!;
