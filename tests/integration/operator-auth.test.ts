@@ -88,6 +88,16 @@ describe("sign-in and sessions", () => {
       redirectTo: "//evil.test/x",
     });
     expect(offsite.headers.get("location")).toBe("/");
+    // Dot segments that normalise to `//host`, as a form post and as Remix's single-fetch `.data` request.
+    for (const path of ["/login", "/login.data"]) {
+      for (const redirectTo of ["/.//evil.test", "/a/..//evil.test/x"]) {
+        const answer = await new Client(server.url).post(path, { email, password: PASSWORD, redirectTo });
+        // A redirect's target is in Location, or in single fetch's body (`["redirect","/",…]`).
+        const target = answer.headers.get("location") ?? (await answer.text());
+        expect(target, `${path} ${redirectTo}`).not.toContain("evil.test");
+        expect(target === "/" || target.includes('"redirect","/"'), `${path} ${redirectTo}: ${target}`).toBe(true);
+      }
+    }
   });
 
   it("rotates the session at sign-in: the session presented before is revoked", async () => {

@@ -27,6 +27,12 @@ describe("safeRedirectTarget", () => {
     ["/ /evil.test", "/"],
     ["/\t\\evil.test", "/"],
     ["/login?next=//evil.test", "/login?next=//evil.test"],
+    // Dot segments resolve to a network-path reference: another origin once the browser reads it.
+    ["/.//evil.test", "/"],
+    ["/..//evil.test", "/"],
+    ["/a/..//evil.test/x?y=1", "/"],
+    ["/./%2F/evil.test", "/%2F/evil.test"],
+    ["/settings/./sops/../api-keys", "/settings/api-keys"],
     ["", "/"],
     [null, "/"],
   ])("%j → %j", (input, expected) => {

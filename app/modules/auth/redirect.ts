@@ -2,7 +2,9 @@
  * Where to go after signing in: only a path on this site, never another origin (open-redirect guard).
  * Browsers drop tabs and newlines from URLs and read `\` as `/`, so `/\t/evil.test` would leave the site
  * although it starts with a single slash: refuse control characters and whitespace, then let the URL
- * parser decide which origin the target names.
+ * parser decide which origin the target names. The parser also resolves dot segments, and what it hands back
+ * is what the browser reads in `Location`: `/.//evil.test` normalises to `//evil.test`, a network-path
+ * reference to another site, so a normalised path must not start with two slashes either.
  */
 const PLACEHOLDER = "http://atrium.invalid";
 
@@ -15,5 +17,6 @@ export function safeRedirectTarget(value: string | null | undefined, fallback = 
   } catch {
     return fallback;
   }
-  return url.origin === PLACEHOLDER ? url.pathname + url.search + url.hash : fallback;
+  if (url.origin !== PLACEHOLDER || url.pathname.startsWith("//")) return fallback;
+  return url.pathname + url.search + url.hash;
 }
