@@ -21,6 +21,45 @@ import type { BootstrapOptions } from "./app/bootstrap.server";
 
 const OAUTH_CLIENT_ENDPOINTS = /^\/oauth\/(token|revoke|introspect)$/;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Every method any route answers; others (TRACE, CONNECT, WebDAV's…) are not implemented anywhere. */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+/** A host as RFC 3986 allows it in `Host`: a name or IPv4 address, or an IPv6 literal, and an optional port. */
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
+
+function isValidHost(value: string | undefined): boolean {
+  const match = value === undefined ? null : HOST.exec(value);
+  if (!match) return false;
+  if (match[1] !== undefined && Number(match[1]) > 65_535) return false;
+  try {
+    new URL(`http://${value}/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What is wrong with a request before any route may see it (DESIGN rule 3: bad input is a 4xx, never a 500
+ * with a stack): a method no route implements, a Host header (or a trusted X-Forwarded-Host) that is not a
+ * host, or a path whose percent-encoding does not decode. Remix and Express's router would throw on each.
+ */
+function malformed(req: Request): { status: number; message: string } | undefined {
+  if (!METHODS.has(req.method)) return { status: 501, message: `${req.method} is not supported by this server` };
+  const forwarded = req.headers["x-forwarded-host"];
+  if (
+    !isValidHost(req.headers.host) ||
+    (typeof forwarded === "string" && !isValidHost(forwarded.split(",")[0]?.trim()))
+  ) {
+    return { status: 400, message: "The Host header is missing or is not a valid host name" };
+  }
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    return { status: 400, message: "The request path is not valid percent-encoded UTF-8" };
+  }
+  return undefined;
+}
 
 function hostOf(origin: string): string | undefined {
   try {
@@ -139,6 +178,19 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
       referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     }),
   );
+  // The contract's body on /api/*, a plain page elsewhere; never a stack, in any mode.
+  const refuse = (req: Request, res: Response, status: number, message: string) => {
+    res.setHeader("Cache-Control", "no-store");
+    if (req.path.startsWith("/api/") || req.path === "/api")
+      res.status(status).json(runtime.errorBody(status, message));
+    else res.status(status).type("text/plain").send(message);
+  };
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const problem = malformed(req);
+    if (!problem) return next();
+    if (problem.status === 501) res.setHeader("Allow", [...METHODS].join(", "));
+    refuse(req, res, problem.status, problem.message);
+  });
   app.use("/api", (_req, res, next) => {
     res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
     next();
@@ -149,10 +201,8 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   app.use((req: Request, res: Response, next: NextFunction) => {
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared <= http.maxBodyBytes) return next();
-    const message = `The request body exceeds the limit of ${http.maxBodyBytes} bytes`;
     res.setHeader("Connection", "close");
-    if (req.path.startsWith("/api/")) res.status(413).json(runtime.errorBody(413, message));
-    else res.status(413).type("text/plain").send(message);
+    refuse(req, res, 413, `The request body exceeds the limit of ${http.maxBodyBytes} bytes`);
   });
 
   // Remix refuses a page form post whose Origin names another host, but as a 500: answer it (and the
@@ -195,6 +245,15 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
         runtime.createLoadContext({ ...(res.locals.scope as RequestScope), logger: req.log }),
     }),
   );
+
+  // Last resort: whatever escaped a middleware is logged and answered by the contract, never Express's page
+  // (which shows the stack outside production).
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    logger.error({ err: error }, "unhandled error outside the app");
+    // Half an answer cannot be mended: end the connection, as Express itself would, without its page.
+    if (res.headersSent) return void res.socket?.destroy();
+    refuse(req, res, 500, "Something went wrong on our side; it has been logged.");
+  });
 
   let server: Server | undefined;
   let closing: Promise<void> | undefined;

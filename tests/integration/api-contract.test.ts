@@ -1,4 +1,5 @@
 /** The error contract on /api/* (DESIGN rule 3), through real HTTP. */
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, signUp } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
@@ -126,5 +127,69 @@ describe("security headers", () => {
   it("sends no HSTS outside production", async () => {
     const res = await fetch(`${server.url}/api/health`);
     expect(res.headers.get("strict-transport-security")).toBeNull();
+  });
+});
+
+/** A request as a broken or hostile client sends it, which fetch would refuse to build. */
+function rawRequest(method: string, path: string, host?: string) {
+  const { hostname, port } = new URL(server.url);
+  return new Promise<{ status: number; type: string; body: string; allow?: string }>((resolve, reject) => {
+    const req = httpRequest(
+      { host: hostname, port, method, path, setHost: host === undefined, headers: host === undefined ? {} : { host } },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, type: res.headers["content-type"] ?? "", body, allow: res.headers.allow }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("malformed requests are refused before any route, never with a 500 or a stack", () => {
+  const noStack = (text: string) => expect(text).not.toMatch(/\bat [\w.<]+ \(|node_modules|\/build\/|Error:/);
+
+  it.each([
+    ["a b", "/api/health"],
+    ["[", "/api/health"],
+    ["x:99999", "/api/health"],
+    ["evil.test/x", "/api/health"],
+    ["a b", "/harbor-bakery"],
+  ])("Host %j on %s is a 400", async (host, path) => {
+    const res = await rawRequest("GET", path, host);
+    expect(res.status).toBe(400);
+    if (path.startsWith("/api/")) expect(JSON.parse(res.body)).toEqual(body(400, "Bad Request"));
+    else expect(res.type).toMatch(/^text\/plain/);
+    noStack(res.body);
+  });
+
+  it.each(["/api/health", "/", "/harbor-bakery"])("TRACE %s is a 501 naming the methods there are", async (path) => {
+    const res = await rawRequest("TRACE", path);
+    expect(res.status).toBe(501);
+    expect(res.allow).toContain("GET");
+    if (path.startsWith("/api/")) expect(JSON.parse(res.body)).toEqual(body(501, "Not Implemented"));
+    noStack(res.body);
+  });
+
+  it.each([
+    ["GET", "/api/%"],
+    ["POST", "/api/sops/%ff/trigger"],
+    ["GET", "/harbor-bakery/%E0%A4%A"],
+    ["GET", "/%"],
+  ])("%s %s (bad percent-encoding) is a 400", async (method, path) => {
+    const res = await rawRequest(method, path);
+    expect(res.status).toBe(400);
+    if (path.startsWith("/api/")) expect(JSON.parse(res.body)).toEqual(body(400, "Bad Request"));
+    noStack(res.body);
+  });
+
+  it("still serves well-formed hosts: a name with a port, an IPv6 literal", async () => {
+    const { port } = new URL(server.url);
+    expect((await rawRequest("GET", "/api/health/live", `localhost:${port}`)).status).toBe(200);
+    expect((await rawRequest("GET", "/api/health/live", `[::1]:${port}`)).status).toBe(200);
+    expect((await rawRequest("GET", "/api/health/live", "atrium.example.com")).status).toBe(200);
   });
 });
