@@ -9,7 +9,7 @@ import { openDatabase } from "~db/client";
 import { migrateToLatest } from "~db/migrate";
 import { DEMO_OPERATOR, demoOperatorExists, seedDemo } from "~/modules/onboarding/demo.server";
 import type { AppRuntime, AppServices, RequestScope } from "~/lib/context";
-import type { ModuleContributions } from "~/lib/module";
+import type { AtriumModule, ModuleContributions } from "~/lib/module";
 import { parseEnv } from "~/lib/env.server";
 import { errorBody } from "~/lib/http.server";
 import { MODULES } from "~/modules/manifest.server";
@@ -60,7 +60,17 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
     } as AppServices;
     for (const module of MODULES) Object.assign(services, module.services?.(services, handle));
     const contributions: Partial<ModuleContributions>[] = MODULES.map((m) => m.contributes?.(services) ?? {});
-    for (const module of MODULES) module.start?.(services, contributions);
+    const started: AtriumModule[] = [];
+    try {
+      for (const module of MODULES) {
+        module.start?.(services, contributions);
+        started.push(module);
+      }
+    } catch (error) {
+      // Whatever already runs (the job runner) must not outlive the database closed below.
+      for (const module of started.reverse()) await module.stop?.(services);
+      throw error;
+    }
 
     return {
       services,

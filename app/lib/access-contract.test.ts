@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { contractFor } from "./access-contract.server";
-import { MisdeclaredRoute, defineGuard, runDeclared } from "./callers.server";
+import { assertGuarded, defineGuard, runDeclared } from "./callers.server";
 import type { CallerType } from "./context";
 import type { DeclaredHandler } from "./route-contract";
 
@@ -86,9 +86,20 @@ describe("guards and declarations at run time", () => {
   const integratorGuard = defineGuard("integrator", async () => ({ user: "u" }));
   const operatorGuard = defineGuard("operator", async () => ({ session: "s" }));
 
-  it("refuses a declaration that disagrees with the contract for the path", async () => {
-    await expect(runDeclared({ caller: "public" }, fakeArgs("/api/auth/me"), () => "ran")).rejects.toThrow(
-      MisdeclaredRoute,
+  it("refuses to read input before the guard ran, and allows it after", async () => {
+    const read = ({ context }: LoaderFunctionArgs) => assertGuarded(context);
+    await expect(runDeclared({ caller: "operator" }, fakeArgs("/settings"), read)).rejects.toThrow(
+      /read its input before running a operator guard/,
+    );
+    await expect(
+      runDeclared({ caller: "operator" }, fakeArgs("/settings"), async (args) => {
+        await operatorGuard(args.request, args.context);
+        read(args);
+        return "read";
+      }),
+    ).resolves.toBe("read");
+    await expect(runDeclared({ caller: "operator", unguarded: "sign-in" }, fakeArgs("/login"), read)).resolves.toBe(
+      undefined,
     );
   });
 

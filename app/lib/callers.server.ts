@@ -2,12 +2,14 @@
  * The access contract enforced (ADR 005): every loader and action declares the caller type it serves, and
  * only a guard of that caller type may let a request through.
  *
- * - `apiRoute` and `page` (routes.server.ts) wrap a route's handlers with its declaration. A
- *   declaration that disagrees with the contract's row for the request's path is refused at run time, and a
- *   test walks every route file and checks the same before anything runs (tests/integration/route-declarations).
+ * - `apiRoute` and `page` (routes.server.ts) wrap a route's handlers with its declaration, and a test walks
+ *   every route file and checks each declaration against the contract's row for the file's URL
+ *   (app/lib/access-contract.test.ts). Not at run time: a dynamic route such as `/{site}` also receives paths
+ *   another row owns (`/shop` before the shop exists), which it must answer with its own 404.
  * - Guards are made with `defineGuard(caller, fn)`. A guard refuses to run in a route that declared another
- *   caller type, and a route of a caller type that needs a credential answers 500 (logged) if it finished
- *   without any of its guards having run — unless it says why it needs none (`unguarded`: the sign-in page,
+ *   caller type. A route of a caller type that needs a credential cannot read its input (`readJson`,
+ *   `runForm`) before one of its guards let the request through, and answers 500 (logged) instead of its
+ *   response if it finished without one — unless it says why it needs none (`unguarded`: the sign-in page,
  *   the OAuth endpoints that authenticate the client themselves). So a misdeclared or forgotten guard fails
  *   closed, and the coming customer, provider, scheduler and internal guards plug in the same way.
  *
@@ -16,7 +18,6 @@
  * must be judged on its own guard.
  */
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
-import { contractFor } from "~/lib/access-contract.server";
 import type { CallerType } from "~/lib/context";
 
 export interface RouteDeclaration {
@@ -44,36 +45,29 @@ export class MisdeclaredRoute extends Error {
 
 type Args = LoaderFunctionArgs | ActionFunctionArgs;
 
-/**
- * Declarations already checked against the contract. A route file's URL has one fixed prefix, so its row is
- * the same for every path it serves: checking its first request is checking them all, and the hot path skips
- * the table scan.
- */
-const agreed = new WeakSet<object>();
+const needsGuard = (route: RouteDeclaration) => !route.guarded && !route.unguarded && !OPEN_CALLERS.has(route.caller);
 
 /**
- * Runs `handler` under `declaration`: refuses a declaration that disagrees with the access contract for the
- * request's path, and a finished handler of a guarded caller type whose guard never ran.
+ * Refuses to read a request's input before its route's guard let it through: a route that forgot its guard
+ * fails before it can act on what it was sent, not only after. (No declaration: a helper's own use.)
  */
+export function assertGuarded(context: AppLoadContext): void {
+  const route = context.route;
+  if (route && needsGuard(route)) {
+    throw new MisdeclaredRoute(`a ${route.caller} route read its input before running a ${route.caller} guard`);
+  }
+}
+
+/** Runs `handler` under `declaration`: refuses a finished handler of a guarded caller type whose guard never ran. */
 export async function runDeclared<R>(
   declaration: Omit<RouteDeclaration, "guarded">,
   args: Args,
   handler: (args: Args) => Promise<R> | R,
 ): Promise<R> {
-  if (!agreed.has(declaration)) {
-    const { pathname } = new URL(args.request.url);
-    const expected = contractFor(pathname).caller;
-    if (expected !== declaration.caller) {
-      throw new MisdeclaredRoute(
-        `${pathname} declares caller ${declaration.caller}; the access contract says ${expected}`,
-      );
-    }
-    agreed.add(declaration);
-  }
   const route: RouteDeclaration = { ...declaration, guarded: false };
   args.context.request.log.callerType ??= declaration.caller;
   const result = await handler({ ...args, context: { ...args.context, route } });
-  if (!route.guarded && !route.unguarded && !OPEN_CALLERS.has(route.caller)) {
+  if (needsGuard(route)) {
     throw new MisdeclaredRoute(
       `${args.request.url} (caller ${route.caller}) finished without running a ${route.caller} guard`,
     );

@@ -7,6 +7,7 @@
  */
 import { data, type AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
+import { assertGuarded } from "./callers.server";
 import { invalid, issuesOf } from "./errors";
 import { HttpError, asHttpError, failureCategory, readBodyBytes } from "./http.server";
 
@@ -23,6 +24,7 @@ export type FormValues = Record<string, string>;
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 
 async function readForm(request: Request, context: AppLoadContext): Promise<FormValues> {
+  assertGuarded(context);
   const type = request.headers.get("content-type") ?? "";
   if (!FORM_TYPES.test(type)) throw new HttpError(415, "Send the form as a browser does (a form post)");
   const bytes = await readBodyBytes(request, context.services.env.MAX_BODY_BYTES);

@@ -8,6 +8,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import type { FailureCategory } from "~/lib/context";
+import { assertGuarded } from "~/lib/callers.server";
 import { DomainError, invalid, issuesOf, type DomainErrorKind, type FieldIssue } from "~/lib/errors";
 
 const STATUS_NAMES: Record<number, string> = {
@@ -108,24 +109,29 @@ export async function readJson<S extends z.ZodType>(
   context: AppLoadContext,
   limit = context.services.env.MAX_BODY_BYTES,
 ): Promise<z.output<S>> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new HttpError(415, "Send the body as JSON with Content-Type: application/json");
-  }
-  const text = await readBodyText(request, limit);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new HttpError(400, "The request body is not valid JSON");
-  }
+  assertGuarded(context);
+  const type = request.headers.get("content-type");
+  assertJsonType(type);
+  const value = parseJsonBytes(await readBodyBytes(request, limit), type);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw invalid("The request body is invalid", issuesOf(parsed.error));
   return parsed.data;
 }
 
-export async function readBodyText(request: Request, limit: number): Promise<string> {
-  return (await readBodyBytes(request, limit)).toString("utf8");
+function assertJsonType(contentType: string | null): void {
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType ?? "")) {
+    throw new HttpError(415, "Send the body as JSON with Content-Type: application/json");
+  }
+}
+
+/** A body already read (a signed one, say) as JSON: 415 for another content type, 400 when it does not parse. */
+export function parseJsonBytes(bytes: Buffer, contentType: string | null): unknown {
+  assertJsonType(contentType);
+  try {
+    return JSON.parse(bytes.toString("utf8"));
+  } catch {
+    throw new HttpError(400, "The request body is not valid JSON");
+  }
 }
 
 /** The body, refusing (413) past `limit` bytes: first on the declared length, then while streaming. */

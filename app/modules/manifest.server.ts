@@ -1,6 +1,7 @@
 /**
- * The modules of this app, in the order they are built: a module's services may use those of the modules
- * before it. Adding a module is one line here (docs/adding-a-module.md); bootstrap reads only this list.
+ * The modules of this app, in the order they are built and started (and stopped in reverse): a module's services
+ * may use those of the modules before it. Adding a module is one line here (docs/adding-a-module.md); bootstrap
+ * reads only this list.
  */
 import type { AtriumModule } from "~/lib/module";
 import { authModule } from "./auth/module.server";
@@ -19,6 +20,8 @@ export const MODULES: readonly AtriumModule[] = [
   rateLimitModule,
   authModule,
   oauthModule,
-  jobsModule,
   sopsModule,
+  // Last: it starts once every module's handlers exist, and stops first, so no job is still running on a
+  // service another module has already stopped.
+  jobsModule,
 ];

@@ -1,6 +1,6 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, Outlet, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
-import { resolveSiteBySlug } from "~/modules/sites/resolve.server";
+import { resolveSiteBySlug } from "~/modules/access/site.server";
 import type { RouteHandle } from "~/ui/handle";
 import siteCss from "~/styles/site.css?url";
 import { page } from "~/lib/routes.server";

@@ -3,7 +3,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
-import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { connectedAppsOf } from "~/modules/oauth/connected-apps.server";
 import { requireOperator } from "~/modules/access/operator.server";
 import { FormMessage } from "~/ui/form";
@@ -23,13 +22,8 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
   const session = await requireOperator(request, context);
   return runForm(request, context, async (values): Promise<FormResult> => {
     const { grantId } = parseForm(RevokeForm, values);
-    await connectedAppsOf(context.services.db, session.user.id).revoke(grantId);
-    await recordAccountEvent(context.services.db, session.user.id, {
-      action: "oauth.grant.revoked",
-      actorUserId: session.user.id,
-      detail: { grantId },
-      ip: context.request.ip,
-    });
+    const actor = { userId: session.user.id, ip: context.request.ip };
+    await connectedAppsOf(context.services.db, session.user.id).revoke(actor, grantId);
     return { ok: true, message: "Access revoked: the app's tokens stopped working at once." };
   });
 });

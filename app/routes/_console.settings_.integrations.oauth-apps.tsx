@@ -6,7 +6,6 @@ import { useState } from "react";
 import { z } from "zod";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { invalid } from "~/lib/errors";
-import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { AppFields, oauthAppsOf } from "~/modules/oauth/clients.server";
 import { issuerOf } from "~/modules/oauth/issuer.server";
 import { requireOperator } from "~/modules/access/operator.server";
@@ -27,29 +26,20 @@ type AppsResult = FormResult & { issued?: { clientId: string; secret: string | n
 export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   const session = await requireOperator(request, context);
   const apps = oauthAppsOf(context.services.db, session.user.id);
-  const audit = (action: string, clientId: string) =>
-    recordAccountEvent(context.services.db, session.user.id, {
-      action,
-      actorUserId: session.user.id,
-      detail: { clientId },
-      ip: context.request.ip,
-    });
+  const actor = { userId: session.user.id, ip: context.request.ip };
   return runForm(request, context, async (values): Promise<AppsResult> => {
     switch (values.intent) {
       case "register": {
-        const { app, secret } = await apps.register(parseForm(AppFields, values));
-        await audit("oauth.app.registered", app.clientId);
+        const { app, secret } = await apps.register(actor, parseForm(AppFields, values));
         return { ok: true, intent: "register", issued: { clientId: app.clientId, secret, name: app.name } };
       }
       case "rotate": {
-        const { app, secret } = await apps.rotateSecret(parseForm(AppForm, values).clientId);
-        await audit("oauth.app.secret_rotated", app.clientId);
+        const { app, secret } = await apps.rotateSecret(actor, parseForm(AppForm, values).clientId);
         return { ok: true, intent: "rotate", issued: { clientId: app.clientId, secret, name: app.name } };
       }
       case "delete": {
         const { clientId } = parseForm(AppForm, values);
-        await apps.remove(clientId);
-        await audit("oauth.app.deleted", clientId);
+        await apps.remove(actor, clientId);
         return { ok: true, intent: "delete", message: "App deleted: its tokens stopped working at once." };
       }
       default:

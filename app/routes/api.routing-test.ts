@@ -1,7 +1,7 @@
 // GET /api/routing-test[?path=/some/path][&site=slug] — how this request (or `path`) is routed.
 import { contractFor } from "~/lib/access-contract.server";
 import { apiRoute } from "~/lib/routes.server";
-import { resolveSiteBySlug, resolveSiteOfApiRequest } from "~/modules/sites/resolve.server";
+import { resolveSiteBySlug, resolveSiteOfApiRequest } from "~/modules/access/site.server";
 
 export const loader = apiRoute({
   caller: "public",

@@ -1,4 +1,5 @@
 // POST /api/sops/{id or slug}/trigger — HMAC-signed (X-SOP-Timestamp, X-SOP-Signature); 202 with the queued run.
+import { parseJsonBytes } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
 import { requireTrigger } from "~/modules/access/trigger.server";
 import { AcceptedTriggerSchema, TriggerBody, acceptTrigger } from "~/modules/sops/trigger.server";
@@ -14,7 +15,9 @@ export const loader = apiRoute({
     errors: [409],
     handle: async ({ request, context, params }) => {
       const verified = await requireTrigger(request, context, params.ref!);
-      return Response.json(await acceptTrigger(context, verified), {
+      // The signed bytes as JSON: a malformed body is refused before the SOP's state is looked at.
+      const parsed = parseJsonBytes(verified.body, verified.contentType);
+      return Response.json(await acceptTrigger(context, verified, parsed), {
         status: 202,
         headers: { "Cache-Control": "no-store" },
       });

@@ -169,3 +169,18 @@ describe("production", () => {
     }
   });
 });
+
+describe("paths the console will own that have no page yet", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  // The public site route receives them (no site can take a console word as its address): a 404, not a 500.
+  it.each(["/shop", "/insights", "/website", "/customers/x"])("GET %s is a 404 page", async (path) => {
+    const res = await fetch(server.url + path);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+  });
+});

@@ -6,7 +6,7 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import type { Role } from "~/modules/tenancy/roles";
 import { defineGuard } from "~/lib/callers.server";
-import { HttpError, errorResponse } from "~/lib/http.server";
+import { forbidden, unauthenticated } from "~/lib/errors";
 import { assertSameOrigin } from "~/modules/auth/origin.server";
 import { readSession, selectWorkspace, type OperatorSession } from "~/modules/auth/sessions.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
@@ -22,7 +22,7 @@ export interface WorkspaceAccess {
 }
 
 function signIn(request: Request, context: AppLoadContext, mode: Mode): never {
-  if (mode === "api") throw errorResponse(new HttpError(401, "Sign in to the console first"), context);
+  if (mode === "api") throw unauthenticated("Sign in to the console first");
   const url = new URL(request.url);
   const back = url.pathname + url.search;
   throw redirect(back === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(back)}`);
@@ -58,7 +58,7 @@ export const requireWorkspace = defineGuard(
     const session = await requireOperator(request, context, mode);
     const { db } = context.services;
     const noWorkspace = () => {
-      if (mode === "api") throw errorResponse(new HttpError(403, "Select a workspace in the console first"), context);
+      if (mode === "api") throw forbidden("Select a workspace in the console first");
       throw redirect("/");
     };
     if (!session.selectedWorkspaceId) return noWorkspace();
@@ -69,7 +69,7 @@ export const requireWorkspace = defineGuard(
       return noWorkspace();
     }
     if (!roleAtLeast(membership.role, minimum)) {
-      throw errorResponse(new HttpError(403, "Insufficient permissions"), context);
+      throw forbidden();
     }
     return { session, ...membership, repo };
   },

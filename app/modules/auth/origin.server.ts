@@ -4,12 +4,12 @@
  * cross-site page posts itself; API routes that accept the operator's cookie call this.
  */
 import type { AppLoadContext } from "@remix-run/node";
-import { HttpError, errorResponse } from "~/lib/http.server";
+import { forbidden } from "~/lib/errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Throws the contract's 403 as a Response, which pages and API routes both pass through unchanged. */
+/** Throws a 403: the API's error contract on /api/*, the error page on a page (routes.server.ts maps it). */
 export function assertSameOrigin(request: Request, context: AppLoadContext): void {
   if (SAFE_METHODS.has(request.method) || !context.request.crossSite) return;
-  throw errorResponse(new HttpError(403, "Cross-site request refused"), context);
+  throw forbidden("Cross-site request refused");
 }

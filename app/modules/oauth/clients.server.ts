@@ -11,6 +11,7 @@ import type { OAuthClientType, OAuthClientsTable } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
 import { invalid, notFound } from "~/lib/errors";
 import { newSecret } from "~/lib/ids.server";
+import { recordAccountEvent, type Actor } from "~/modules/audit/audit.server";
 
 export const CLIENT_ID_PREFIX = "atr_client_";
 export const CLIENT_SECRET_PREFIX = "atr_cs_";
@@ -91,9 +92,11 @@ const toView = (row: OAuthClientsTable): AppView => ({
   createdAt: row.created_at,
 });
 
-/** The apps one operator registered. */
+/** The apps one operator registered. Each act records its audit event in its own transaction. */
 export function oauthAppsOf(db: Db, ownerUserId: string) {
   const rows = () => db.selectFrom("oauth_clients").where("owner_user_id", "=", ownerUserId);
+  const audit = (trx: Db, actor: Actor, action: string, clientId: string) =>
+    recordAccountEvent(trx, ownerUserId, { action, actorUserId: actor.userId, detail: { clientId }, ip: actor.ip });
   async function require(clientId: string) {
     const row = await rows().selectAll().where("id", "=", clientId).executeTakeFirst();
     if (!row) throw notFound("No such app");
@@ -102,7 +105,7 @@ export function oauthAppsOf(db: Db, ownerUserId: string) {
   return {
     list: async () => (await rows().selectAll().orderBy("created_at", "desc").execute()).map(toView),
 
-    async register(input: AppInput): Promise<{ app: AppView; secret: string | null }> {
+    async register(actor: Actor, input: AppInput): Promise<{ app: AppView; secret: string | null }> {
       const secret = input.clientType === "confidential" ? `${CLIENT_SECRET_PREFIX}${newSecret(32)}` : null;
       const at = isoNow();
       const row: OAuthClientsTable = {
@@ -115,33 +118,42 @@ export function oauthAppsOf(db: Db, ownerUserId: string) {
         secret_created_at: secret ? at : null,
         created_at: at,
       };
-      await db.insertInto("oauth_clients").values(row).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto("oauth_clients").values(row).execute();
+        await audit(trx, actor, "oauth.app.registered", row.id);
+      });
       return { app: toView(row), secret };
     },
 
     /** A new secret; the old one stops working at once (tokens already issued stay valid). */
-    async rotateSecret(clientId: string): Promise<{ app: AppView; secret: string }> {
+    async rotateSecret(actor: Actor, clientId: string): Promise<{ app: AppView; secret: string }> {
       const row = await require(clientId);
       if (row.client_type !== "confidential") throw invalid("A public app has no secret");
       const secret = `${CLIENT_SECRET_PREFIX}${newSecret(32)}`;
       const at = isoNow();
-      await db
-        .updateTable("oauth_clients")
-        .set({ secret_hash: hashSecret(secret), secret_created_at: at })
-        .where("id", "=", clientId)
-        .where("owner_user_id", "=", ownerUserId)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("oauth_clients")
+          .set({ secret_hash: hashSecret(secret), secret_created_at: at })
+          .where("id", "=", clientId)
+          .where("owner_user_id", "=", ownerUserId)
+          .execute();
+        await audit(trx, actor, "oauth.app.secret_rotated", clientId);
+      });
       return { app: toView({ ...row, secret_created_at: at }), secret };
     },
 
     /** Deletes the app with every grant, code and token it holds (cascade). */
-    async remove(clientId: string): Promise<void> {
+    async remove(actor: Actor, clientId: string): Promise<void> {
       await require(clientId);
-      await db
-        .deleteFrom("oauth_clients")
-        .where("id", "=", clientId)
-        .where("owner_user_id", "=", ownerUserId)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom("oauth_clients")
+          .where("id", "=", clientId)
+          .where("owner_user_id", "=", ownerUserId)
+          .execute();
+        await audit(trx, actor, "oauth.app.deleted", clientId);
+      });
     },
   };
 }

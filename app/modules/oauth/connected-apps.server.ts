@@ -2,6 +2,7 @@
 import type { Db } from "~db/client";
 import { isoNow } from "~/lib/clock.server";
 import { notFound } from "~/lib/errors";
+import { recordAccountEvent, type Actor } from "~/modules/audit/audit.server";
 import { parseScopes } from "./scopes";
 import { revokeGrant } from "./tokens.server";
 
@@ -32,14 +33,22 @@ export function connectedAppsOf(db: Db, userId: string) {
         lastUsedAt: g.last_used_at,
       })),
 
-    async revoke(grantId: string): Promise<void> {
+    /** "Revoke access", recorded in the user's audit trail in the same transaction. */
+    async revoke(actor: Actor, grantId: string): Promise<void> {
       const grant = await grants()
         .select("id")
         .where("id", "=", grantId)
         .where("revoked_at", "is", null)
         .executeTakeFirst();
       if (!grant) throw notFound("No such connected app");
-      await revokeGrant(db, grant.id);
+      await revokeGrant(db, grant.id, (trx) =>
+        recordAccountEvent(trx, userId, {
+          action: "oauth.grant.revoked",
+          actorUserId: actor.userId,
+          detail: { grantId },
+          ip: actor.ip,
+        }),
+      );
     },
 
     /** The bearer chain's note that a grant of this user was just used (shown under Connected apps). */

@@ -202,7 +202,8 @@ async function issueTokens(
 }
 
 /** Every token of a grant, and the grant itself, stop working. */
-export async function revokeGrant(db: Db, grantId: string): Promise<void> {
+/** Revokes a grant and every token of it; `alongside` writes in the same transaction (the act's audit event). */
+export async function revokeGrant(db: Db, grantId: string, alongside?: (trx: Db) => Promise<void>): Promise<void> {
   const at = isoNow();
   await db.transaction().execute(async (trx) => {
     await trx
@@ -217,6 +218,7 @@ export async function revokeGrant(db: Db, grantId: string): Promise<void> {
       .where("grant_id", "=", grantId)
       .where("revoked_at", "is", null)
       .execute();
+    await alongside?.(trx);
   });
 }
 

@@ -13,7 +13,6 @@ import { isUniqueViolation } from "~db/client";
 import { now } from "~/lib/clock.server";
 import { sha256Hex } from "~/lib/hash.server";
 import { conflict, invalid, issuesOf, unauthenticated } from "~/lib/errors";
-import { HttpError } from "~/lib/http.server";
 import { queueRun } from "./runs.server";
 import { FAILURE_MESSAGES } from "./signature.server";
 import { type findSopForTrigger, triggersOf } from "./sop-triggers.server";
@@ -93,21 +92,19 @@ export async function refuseTrigger(
   throw unauthenticated(message, 'HMAC-SHA256 headers="X-SOP-Timestamp X-SOP-Signature"');
 }
 
-/** Queues the run of a verified trigger request whose body is `{ "input": { … } }`. */
-export async function acceptTrigger(context: AppLoadContext, verified: VerifiedTrigger): Promise<AcceptedTrigger> {
+/**
+ * Queues the run of a verified trigger request. `parsed` is its body as JSON (the HTTP layer reads it); it must
+ * be `{ "input": { … } }`.
+ */
+export async function acceptTrigger(
+  context: AppLoadContext,
+  verified: VerifiedTrigger,
+  parsed: unknown,
+): Promise<AcceptedTrigger> {
   const { db, env, secrets, jobRunner } = context.services;
-  const { sop, body } = verified;
+  const { sop } = verified;
   if (sop.enabled !== 1) {
     throw conflict("This SOP is disabled: enable it in the console to accept triggers");
-  }
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(verified.contentType ?? "")) {
-    throw new HttpError(415, "Send the body as JSON with Content-Type: application/json");
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString("utf8"));
-  } catch {
-    throw new HttpError(400, "The request body is not valid JSON");
   }
   if (depthOf(parsed, MAX_INPUT_DEPTH + 1) > MAX_INPUT_DEPTH + 1) {
     throw invalid(`The input is nested too deeply: at most ${MAX_INPUT_DEPTH} levels`, [

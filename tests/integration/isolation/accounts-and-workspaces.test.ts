@@ -93,7 +93,7 @@ describe("apiKeysOf, built for user A", () => {
 
 describe("oauthAppsOf and connectedAppsOf, built for user A", () => {
   it("does not see, rotate or delete user B's app, nor revoke or touch B's grant", async () => {
-    const { app } = await oauthAppsOf(f.db, f.b.user.id).register({
+    const { app } = await oauthAppsOf(f.db, f.b.user.id).register(f.b.actor, {
       name: "Bravo's app",
       clientType: "confidential",
       redirectUris: ["https://b.example/callback"],
@@ -115,11 +115,11 @@ describe("oauthAppsOf and connectedAppsOf, built for user A", () => {
 
     const apps = oauthAppsOf(f.db, f.a.user.id);
     expect(await apps.list()).toEqual([]);
-    await expect(apps.rotateSecret(app.clientId)).rejects.toMatchObject(notFound);
-    await expect(apps.remove(app.clientId)).rejects.toMatchObject(notFound);
+    await expect(apps.rotateSecret(f.a.actor, app.clientId)).rejects.toMatchObject(notFound);
+    await expect(apps.remove(f.a.actor, app.clientId)).rejects.toMatchObject(notFound);
     const connected = connectedAppsOf(f.db, f.a.user.id);
     expect(await connected.list()).toEqual([]);
-    await expect(connected.revoke(grant!.grantId)).rejects.toMatchObject(notFound);
+    await expect(connected.revoke(f.a.actor, grant!.grantId)).rejects.toMatchObject(notFound);
     await connected.touchLastUsed(grant!.grantId);
 
     expect({

@@ -1,5 +1,6 @@
 /**
- * Which workspace's site a request is for. Public pages name it in the path (`/{site}`); the customer API
+ * Site resolution, the first step for public callers (ADR 005) and, with the customers issue, of the customer
+ * guard beside it: which workspace's site a request is for. Public pages name it in the path (`/{site}`); the customer API
  * names it with the `X-Atrium-Site` header or the `site` query parameter, never in the body. Verified
  * custom domains come first once the domains issue adds them.
  */
