@@ -21,7 +21,7 @@ import type { BootstrapOptions } from "./app/bootstrap.server";
 
 const OAUTH_CLIENT_ENDPOINTS = /^\/oauth\/(token|revoke|introspect)$/;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** Every method any route answers; others (TRACE, CONNECT, WebDAV's…) are not implemented anywhere. */
+/** Every method any route answers; others (TRACE, CONNECT, WebDAV's…) are refused with 501 (RFC 9110 §15.6.2). */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 /** A host as RFC 3986 allows it in `Host`: a name or IPv4 address, or an IPv6 literal, and an optional port. */
 const HOST =

@@ -9,7 +9,7 @@ import { data, type AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import { assertGuarded } from "./callers.server";
 import { invalid, issuesOf } from "./errors";
-import { HttpError, asHttpError, failureCategory, readBodyBytes } from "./http.server";
+import { HttpError, asHttpError, failureCategory, readBodyBytes, retryAfterHeaders } from "./http.server";
 
 export interface FormResult {
   ok: boolean;
@@ -65,10 +65,9 @@ export async function runForm<T>(
     context.request.log.failure = failureCategory(error.statusCode);
     const fieldErrors: Record<string, string> = {};
     for (const issue of error.extra.issues ?? []) fieldErrors[issue.field] ??= issue.message;
-    const headers = error.extra.retryAfter ? { "Retry-After": String(error.extra.retryAfter) } : undefined;
     return data<FormResult>(
       { ok: false, intent: values.intent, message: error.message, fieldErrors, ...refused?.(values) },
-      { status: error.statusCode, headers },
+      { status: error.statusCode, headers: retryAfterHeaders(error) },
     );
   }
 }

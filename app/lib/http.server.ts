@@ -9,7 +9,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import type { FailureCategory } from "~/lib/context";
 import { assertGuarded } from "~/lib/callers.server";
-import { DomainError, invalid, issuesOf, type DomainErrorKind, type FieldIssue } from "~/lib/errors";
+import { DomainError, invalid, issuesOf, type DomainErrorKind } from "~/lib/errors";
 
 const STATUS_NAMES: Record<number, string> = {
   400: "Bad Request",
@@ -30,13 +30,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
-    readonly extra: {
-      issues?: FieldIssue[];
-      retryAfter?: number;
-      allow?: string[];
-      /** The WWW-Authenticate challenge of a 401 (the token API's `Bearer` unless given). */
-      challenge?: string;
-    } = {},
+    /** A domain error's detail (issues, retryAfter, the WWW-Authenticate challenge), plus `Allow` for a 405. */
+    readonly extra: DomainError["detail"] & { allow?: string[] } = {},
   ) {
     super(message);
     this.name = "HttpError";
@@ -55,6 +50,11 @@ const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
   conflict: 409,
   "rate-limited": 429,
 };
+
+/** `Retry-After` for a refusal that says when to try again (API errors, console forms, pages alike). */
+export function retryAfterHeaders(error: HttpError): Record<string, string> | undefined {
+  return error.extra.retryAfter !== undefined ? { "Retry-After": String(error.extra.retryAfter) } : undefined;
+}
 
 /** A domain error as the HTTP error it answers with; any other `HttpError` as itself. */
 export function asHttpError(thrown: unknown): HttpError | undefined {
@@ -93,7 +93,7 @@ export function errorResponse(thrown: unknown, context?: AppLoadContext): Respon
   if (error.statusCode === 401 || error.extra.challenge) {
     headers.set("WWW-Authenticate", error.extra.challenge ?? "Bearer");
   }
-  if (error.extra.retryAfter !== undefined) headers.set("Retry-After", String(error.extra.retryAfter));
+  for (const [name, value] of Object.entries(retryAfterHeaders(error) ?? {})) headers.set(name, value);
   if (error.extra.allow) headers.set("Allow", error.extra.allow.join(", "));
   return Response.json(body, { status: error.statusCode, headers });
 }

@@ -14,6 +14,7 @@ import {
   asHttpError,
   errorResponse,
   failureCategory,
+  retryAfterHeaders,
   routePattern,
 } from "~/lib/http.server";
 import type { DeclaredHandler, Method, MethodContract, RouteContract } from "~/lib/route-contract";
@@ -97,8 +98,7 @@ export function page<A extends Args, R>(
       if (!(thrown instanceof DomainError)) throw thrown;
       const error = asHttpError(thrown)!;
       args.context.request.log.failure = failureCategory(error.statusCode);
-      const headers = error.extra.retryAfter ? { "Retry-After": String(error.extra.retryAfter) } : undefined;
-      throw new Response(error.message, { status: error.statusCode, headers });
+      throw new Response(error.message, { status: error.statusCode, headers: retryAfterHeaders(error) });
     }
   };
   return Object.assign(wrapped, { declaredCaller: caller });
