@@ -61,6 +61,28 @@ function malformed(req: Request): { status: number; message: string } | undefine
   return undefined;
 }
 
+/** Paths that answer whatever the host: load balancers probe them by IP address. */
+const HOST_INDEPENDENT_PATHS = new Set(["/api/health", "/api/health/live"]);
+
+type Refuse = (req: Request, res: Response, status: number, message: string) => void;
+
+/**
+ * Refuses a request for a host this deployment does not serve (issue 12, item 3; app/modules/hosts): 421
+ * Misdirected Request (RFC 9110 §15.5.20: this server will not answer authoritatively for that URI), so no
+ * page, link or OAuth issuer is ever built for a host name the client chose. `req.hostname` is the name
+ * Remix builds `request.url` from: `Host`, or `X-Forwarded-Host` from a trusted proxy.
+ */
+function servedHostsOnly(runtime: AppRuntime, refuse: Refuse) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (HOST_INDEPENDENT_PATHS.has(req.path)) return next();
+    const host = req.hostname;
+    runtime.servesHost(host).then((served) => {
+      if (served) next();
+      else refuse(req, res, 421, `This server does not serve the host name ${host}`);
+    }, next);
+  };
+}
+
 function hostOf(origin: string): string | undefined {
   try {
     return origin === "null" ? undefined : new URL(origin).host;
@@ -133,13 +155,15 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   app.disable("x-powered-by");
   app.set("trust proxy", http.trustProxy);
 
-  // Without a trusted proxy, forwarded headers are whatever the client typed: drop them before anyone reads them.
-  if (http.trustProxy === false) {
-    app.use((req, _res, next) => {
+  // Forwarded headers are whatever the client typed unless the peer is a proxy TRUST_PROXY names: drop them
+  // before anyone reads them, so that one present was set by a trusted proxy (Express's own getters agree).
+  const trusted = app.get("trust proxy fn") as (address: string | undefined, hop: number) => boolean;
+  app.use((req, _res, next) => {
+    if (!trusted(req.socket.remoteAddress, 0)) {
       for (const name of Object.keys(req.headers)) if (name.startsWith("x-forwarded-")) delete req.headers[name];
-      next();
-    });
-  }
+    }
+    next();
+  });
 
   app.use(
     pinoHttp({
@@ -179,7 +203,7 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
     }),
   );
   // The contract's body on /api/*, a plain page elsewhere; never a stack, in any mode.
-  const refuse = (req: Request, res: Response, status: number, message: string) => {
+  const refuse: Refuse = (req, res, status, message) => {
     res.setHeader("Cache-Control", "no-store");
     if (req.path.startsWith("/api/") || req.path === "/api")
       res.status(status).json(runtime.errorBody(status, message));
@@ -191,6 +215,7 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
     if (problem.status === 501) res.setHeader("Allow", [...METHODS].join(", "));
     refuse(req, res, problem.status, problem.message);
   });
+  app.use(servedHostsOnly(runtime, refuse));
   app.use("/api", (_req, res, next) => {
     res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
     next();

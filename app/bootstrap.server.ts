@@ -81,7 +81,9 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
         production: env.production,
         shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
         maxBodyBytes: env.MAX_BODY_BYTES,
+        baseUrl: env.PUBLIC_URL,
       },
+      servesHost: (host) => services.hosts.serves(host),
       errorBody,
       createLoadContext: (request: RequestScope) => ({ services, request }),
       close: async () => {

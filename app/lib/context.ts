@@ -68,7 +68,11 @@ export interface AppRuntime {
     production: boolean;
     shutdownTimeoutMs: number;
     maxBodyBytes: number;
+    /** The configured public origin (PUBLIC_URL); when it is https, so is this deployment in production. */
+    baseUrl: string | undefined;
   };
+  /** Whether this deployment answers for a host name (app/modules/hosts); server.ts refuses others with 421. */
+  servesHost(host: string): Promise<boolean>;
   /** The error contract's body, for errors server.ts answers before Remix runs (oversized bodies). */
   errorBody(statusCode: number, message: string): { error: string; message: string; statusCode: number };
   createLoadContext(scope: RequestScope): { services: AppServices; request: RequestScope };

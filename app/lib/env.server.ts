@@ -68,6 +68,16 @@ export const EnvSchema = z.object({
     .refine((v) => /^smtps?:\/\//.test(v), "must start with smtp:// or smtps://")
     .optional(),
   MAIL_FROM: z.string().default("Atrium <no-reply@atrium.localhost>"),
+  PUBLIC_URL: z
+    .string()
+    .transform((v, ctx) => {
+      const url = URL.canParse(v) ? new URL(v) : null;
+      const originOnly = url && url.pathname === "/" && !/[?#]/.test(v) && !url.username && !url.password;
+      if (url && /^https?:$/.test(url.protocol) && originOnly) return url.origin;
+      ctx.addIssue({ code: "custom", message: "must be an origin such as https://atrium.example.com (no path)" });
+      return z.NEVER;
+    })
+    .optional(),
   AUTH_URL: z
     .string()
     .url("must be an absolute URL such as https://auth.example.com")

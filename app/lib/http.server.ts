@@ -20,6 +20,7 @@ const STATUS_NAMES: Record<number, string> = {
   409: "Conflict",
   413: "Payload Too Large",
   415: "Unsupported Media Type",
+  421: "Misdirected Request",
   429: "Too Many Requests",
   500: "Internal Server Error",
   501: "Not Implemented",

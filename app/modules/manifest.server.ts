@@ -5,6 +5,7 @@
  */
 import type { AtriumModule } from "~/lib/module";
 import { authModule } from "./auth/module.server";
+import { hostsModule } from "./hosts/module.server";
 import { jobsModule } from "./jobs/module.server";
 import { mailModule } from "./mail/module.server";
 import { oauthModule } from "./oauth/module.server";
@@ -14,6 +15,7 @@ import { secretsModule } from "./secrets/module.server";
 import { sopsModule } from "./sops/module.server";
 
 export const MODULES: readonly AtriumModule[] = [
+  hostsModule,
   secretsModule,
   mailModule,
   outboundModule,

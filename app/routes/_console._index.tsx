@@ -10,13 +10,18 @@ import { switchWorkspace } from "~/modules/tenancy/editor-session.server";
 import { createWorkspace } from "~/modules/tenancy/workspaces.server";
 import { Field, FormMessage } from "~/ui/form";
 import { page } from "~/lib/routes.server";
+import { publicOrigin } from "~/modules/hosts/hosts.server";
 
 export const meta: MetaFunction = () => [{ title: "Workspaces · Atrium" }];
 
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const session = await requireOperator(request, context);
   const workspaces = await operatorWorkspaces(context, session);
-  return { workspaces, selectedId: session.selectedWorkspaceId, origin: new URL(request.url).host };
+  return {
+    workspaces,
+    selectedId: session.selectedWorkspaceId,
+    origin: new URL(await publicOrigin(request, context)).host,
+  };
 });
 
 const NewWorkspace = z.object({ name: WorkspaceNameSchema, slug: SlugSchema });

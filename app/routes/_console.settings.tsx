@@ -11,6 +11,7 @@ import { ASSIGNABLE_ROLES, roleAtLeast } from "~/modules/tenancy/roles";
 import { ConfirmForm } from "~/ui/confirm-form";
 import { Field, FormMessage } from "~/ui/form";
 import { page } from "~/lib/routes.server";
+import { publicOrigin } from "~/modules/hosts/hosts.server";
 
 export const meta: MetaFunction = () => [{ title: "Workspace settings · Atrium" }];
 
@@ -21,7 +22,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
     members: await repo.listMembers(),
     role,
     me: { id: session.user.id },
-    origin: new URL(request.url).host,
+    origin: new URL(await publicOrigin(request, context)).host,
   };
 });
 

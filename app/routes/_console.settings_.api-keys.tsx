@@ -16,6 +16,7 @@ import { Pager } from "~/ui/pager";
 import { pageCount, pageOf } from "~/lib/pagination.server";
 import { now } from "~/lib/clock.server";
 import { page } from "~/lib/routes.server";
+import { publicOrigin } from "~/modules/hosts/hosts.server";
 
 export const meta: MetaFunction = () => [{ title: "API Keys · Atrium" }];
 
@@ -69,7 +70,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
     page,
     pages: pageCount(total, PAGE_SIZE),
     workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })),
-    origin: new URL(request.url).origin,
+    origin: await publicOrigin(request, context),
   };
 });
 

@@ -17,7 +17,10 @@ export const meta: MetaFunction = () => [{ title: "OAuth apps · Atrium" }];
 
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const session = await requireOperator(request, context);
-  return { apps: await oauthAppsOf(context.services.db, session.user.id).list(), issuer: issuerOf(request, context) };
+  return {
+    apps: await oauthAppsOf(context.services.db, session.user.id).list(),
+    issuer: await issuerOf(request, context),
+  };
 });
 
 const AppForm = z.object({ clientId: z.string().min(1) });

@@ -3,6 +3,7 @@
 import { apiRoute } from "~/lib/routes.server";
 import { openApiDocument, type DeclaredRoute } from "~/lib/openapi.server";
 import type { DeclaredHandler } from "~/lib/route-contract";
+import { cacheControlFor, resolveOrigin } from "~/modules/hosts/hosts.server";
 
 // Every API route module, flat (`api.x.ts`) or as a route folder (`api.x/route.ts`); Vite resolves the glob at
 // build time, so a new route is in the document without being listed anywhere.
@@ -15,18 +16,19 @@ let document: ReturnType<typeof openApiDocument> | undefined;
 export const loader = apiRoute({
   caller: "public",
   internal: true,
-  GET: ({ request, context }) => {
-    // Built once per process (the routes cannot change while it runs); only the server's URL is the request's,
-    // so the document names the host it was fetched from (behind a proxy, the one the proxy forwards).
+  GET: async ({ request, context }) => {
+    // Built once per process (the routes cannot change while it runs); only the server's URL varies: the
+    // deployment's public origin (app/modules/hosts), never a Host header the client chose.
     document ??= openApiDocument(
       Object.entries(MODULES).flatMap(([file, module]): DeclaredRoute[] =>
         module.loader?.contract ? [{ file, contract: module.loader.contract }] : [],
       ),
       { version: context.services.version },
     );
-    const body = JSON.stringify({ ...document, servers: [{ url: new URL(request.url).origin }] });
+    const origin = await resolveOrigin(request, context);
+    const body = JSON.stringify({ ...document, servers: [{ url: origin.origin }] });
     return new Response(body, {
-      headers: { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" },
+      headers: { "Content-Type": "application/json", "Cache-Control": cacheControlFor(origin, "public, max-age=300") },
     });
   },
 });

@@ -72,7 +72,7 @@ async function validated(request: Request, context: AppLoadContext, params: URLS
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   await throttle(context);
   const url = new URL(request.url);
-  const issuer = issuerOf(request, context);
+  const issuer = await issuerOf(request, context);
   const authorization = await validated(request, context, url.searchParams, issuer);
   const session = await requireOperator(request, context);
   // Remembered consent skips the page, except for public clients: anyone can claim their client_id, so the
@@ -104,7 +104,7 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
   } catch {
     throw data({ problem: "The authorization request is too large." }, { status: 413 });
   }
-  const issuer = issuerOf(request, context);
+  const issuer = await issuerOf(request, context);
   const query = form.get("query") ?? "";
   if (!ticketMatches(form.get("ticket") ?? "", session.id, query)) {
     throw data(

@@ -2,8 +2,8 @@
 import { issuerOf } from "~/modules/oauth/issuer.server";
 import { clientAuthenticatedRoute, introspectionEndpoint } from "~/modules/oauth/tokens.server";
 
-const endpoint = clientAuthenticatedRoute((request, context) =>
-  introspectionEndpoint(request, context, issuerOf(request, context)),
+const endpoint = clientAuthenticatedRoute(async (request, context) =>
+  introspectionEndpoint(request, context, await issuerOf(request, context)),
 );
 export const loader = endpoint.loader;
 export const action = endpoint.action;

@@ -1,9 +1,19 @@
-/** The issuer (`{auth_url}`): AUTH_URL when the provider has its own host name, else this server's origin. */
+/**
+ * The issuer (`{auth_url}`): AUTH_URL when the provider has its own host name, else the deployment's public
+ * origin (PUBLIC_URL). Never the request's host, which the client chooses (issue 12, item 3); only in development,
+ * with neither set, the loopback origin the request used (app/modules/hosts).
+ */
 import type { AppLoadContext } from "@remix-run/node";
+import { resolveOrigin, type ResolvedOrigin } from "~/modules/hosts/hosts.server";
 
-export function issuerOf(request: Request, context: AppLoadContext): string {
-  const configured = context.services.env.AUTH_URL;
-  return configured ? configured.replace(/\/+$/, "") : new URL(request.url).origin;
+export async function resolveIssuer(request: Request, context: AppLoadContext): Promise<ResolvedOrigin> {
+  const { AUTH_URL, PUBLIC_URL } = context.services.env;
+  const configured = AUTH_URL?.replace(/\/+$/, "") ?? PUBLIC_URL;
+  return configured ? { origin: configured, fromRequest: false } : resolveOrigin(request, context);
+}
+
+export async function issuerOf(request: Request, context: AppLoadContext): Promise<string> {
+  return (await resolveIssuer(request, context)).origin;
 }
 
 /** RFC 8414 metadata; `issuer` is byte-for-byte what clients compare with. */

@@ -23,6 +23,7 @@ import { NoticesPanel } from "./notices-panel";
 import { RunsPanel } from "./runs-panel";
 import { TriggerPanel } from "./trigger-panel";
 import type { Draft, SopResult } from "./types";
+import { publicOrigin } from "~/modules/hosts/hosts.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.sop.name ?? "SOP"} · SOPs · Atrium` },
@@ -67,7 +68,7 @@ export const loader = page("operator", async ({ request, context, params }: Load
     deliveries,
     callbackSecret,
     stepTypes: STEP_TYPES,
-    triggerUrl: `${url.origin}/api/sops/${sop.slug}/trigger`,
+    triggerUrl: `${await publicOrigin(request, context)}/api/sops/${sop.slug}/trigger`,
   };
 });
 const draftOf = (values: FormValues): Draft => ({
