@@ -61,8 +61,9 @@ function malformed(req: Request): { status: number; message: string } | undefine
   return undefined;
 }
 
-/** Paths that answer whatever the host: load balancers probe them by IP address. */
+/** Paths that answer whatever the host and scheme: load balancers probe them by IP address, over plain http. */
 const HOST_INDEPENDENT_PATHS = new Set(["/api/health", "/api/health/live"]);
+const HSTS = "max-age=31536000; includeSubDomains";
 
 type Refuse = (req: Request, res: Response, status: number, message: string) => void;
 
@@ -80,6 +81,27 @@ function servedHostsOnly(runtime: AppRuntime, refuse: Refuse) {
       if (served) next();
       else refuse(req, res, 421, `This server does not serve the host name ${host}`);
     }, next);
+  };
+}
+
+/**
+ * HTTPS in practice (issue 12, item 13). Node speaks plain http here; TLS ends at a proxy, and only a proxy
+ * TRUST_PROXY names can tell us the scheme (X-Forwarded-Proto; untrusted ones were dropped on arrival). In
+ * production, what it received over http is redirected to https with 308 (GET and HEAD) or refused with 403
+ * (any other method: its body and credentials already crossed the network in clear, and following a redirect
+ * would resend them and teach the client that http works). HSTS only on https answers, or, when no trusted
+ * proxy says, when the configured public origin is https. Health probes are exempt (load balancers use http).
+ */
+function httpsInProduction(http: AppRuntime["http"], refuse: Refuse) {
+  const publicHttps = http.baseUrl?.startsWith("https:") ?? false;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!http.production) return next();
+    const scheme = req.get("x-forwarded-proto") === undefined ? undefined : req.protocol.toLowerCase();
+    if (scheme === "https" || (scheme === undefined && publicHttps)) res.setHeader("Strict-Transport-Security", HSTS);
+    if (scheme !== "http" || HOST_INDEPENDENT_PATHS.has(req.path)) return next();
+    const target = `https://${req.hostname}${req.originalUrl}`;
+    if (req.method === "GET" || req.method === "HEAD") return res.redirect(308, target);
+    refuse(req, res, 403, `This server is served over https only: send this request to ${target}`);
   };
 }
 
@@ -197,7 +219,8 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
     helmet({
       // Documents get their CSP from the app (a nonce on console pages, none on public sites); see below for /api.
       contentSecurityPolicy: false,
-      strictTransportSecurity: http.production ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      // Sent by httpsInProduction, which knows the scheme.
+      strictTransportSecurity: false,
       crossOriginEmbedderPolicy: false,
       referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     }),
@@ -216,6 +239,7 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
     refuse(req, res, problem.status, problem.message);
   });
   app.use(servedHostsOnly(runtime, refuse));
+  app.use(httpsInProduction(http, refuse));
   app.use("/api", (_req, res, next) => {
     res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
     next();

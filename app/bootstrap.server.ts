@@ -48,6 +48,13 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       );
     }
 
+    if (env.production && env.TRUST_PROXY === false) {
+      logger.warn(
+        "NODE_ENV=production without TRUST_PROXY: this server cannot tell https from http, so it redirects " +
+          "nothing to https and sends HSTS only when PUBLIC_URL is https; name the proxy that terminates TLS",
+      );
+    }
+
     // The core, then each module's services in manifest order (ADR 001).
     const services = {
       env,

@@ -148,8 +148,8 @@ describe("proxies", () => {
 });
 
 describe("production", () => {
-  it("sends HSTS and a Secure, host-only session cookie", async () => {
-    const server = await startServer({ NODE_ENV: "production" });
+  it("sends HSTS (its public origin is https) and a Secure, host-only session cookie", async () => {
+    const server = await startServer({ NODE_ENV: "production", PUBLIC_URL: "https://atrium.example.test" });
     try {
       const health = await fetch(`${server.url}/api/health`);
       expect(health.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
