@@ -199,14 +199,17 @@ export type TriggersRepo = ReturnType<typeof triggersOf>;
 
 /**
  * The trigger path's lookup, by id or slug across the deployment (slugs are unique for this reason): what
- * verifying and queueing need — the SOP's workspace, its trigger's sealed secret, whether it is enabled, and
- * the steps a run copies — and nothing else of the SOP.
+ * verifying and queueing need — the SOP's workspace and whether its owner is active, its trigger's sealed
+ * secret, whether it is enabled, and the steps a run copies — and nothing else of the SOP.
  */
 export function findSopForTrigger(db: Db, ref: string) {
   return db
     .selectFrom("sops")
+    .innerJoin("workspaces", "workspaces.id", "sops.workspace_id")
+    .innerJoin("users", "users.id", "workspaces.owner_user_id")
     .leftJoin("sop_triggers", "sop_triggers.sop_id", "sops.id")
     .select([
+      "users.status as owner_status",
       "sops.id",
       "sops.workspace_id",
       "sops.enabled",
