@@ -33,18 +33,18 @@ export const COMPLETION_JOB = "sop.completion";
 export const MAX_ATTEMPTS = 6;
 
 /**
- * The run and its job, in one transaction with `first` (the trigger's replay record): a signature is used up
- * exactly when its run exists, so a request that failed on our side can be retried with the same signature.
+ * The run and its job, in one transaction with `also` (the trigger's replay record, which names the run): a
+ * signature is used up exactly when its run exists, so a request that failed on our side can be retried with
+ * the same signature.
  */
 export async function queueRun(
   db: Db,
   sop: { id: string; workspace_id: string; steps: string },
   triggerId: string | null,
   input: Record<string, unknown>,
-  first?: (trx: Db) => Promise<void>,
+  also?: (trx: Db, runId: string) => Promise<void>,
 ): Promise<string> {
   return db.transaction().execute(async (trx) => {
-    await first?.(trx);
     const runId = await runsOf(trx, sop.workspace_id).insert(sop, triggerId, input);
     await enqueueJob(trx, {
       kind: RUN_JOB,
@@ -52,6 +52,7 @@ export async function queueRun(
       workspaceId: sop.workspace_id,
       maxAttempts: MAX_ATTEMPTS,
     });
+    await also?.(trx, runId);
     return runId;
   });
 }
