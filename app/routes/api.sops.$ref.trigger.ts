@@ -14,7 +14,7 @@ export const loader = apiRoute({
     input: TriggerBody,
     output: AcceptedTriggerSchema,
     status: 202,
-    errors: [409],
+    errors: [403, 409],
     handle: async ({ request, context, params }) => {
       const verified = await requireTrigger(request, context, params.ref!);
       // The signed bytes as JSON: a malformed body is refused before the SOP's state is looked at.
