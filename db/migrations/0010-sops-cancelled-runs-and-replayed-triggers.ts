@@ -31,20 +31,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 /** Cancelled runs read as failed runs before this migration (their `error` still says why). */
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (isSqlite(db)) {
-    await rebuildSqliteTable(
-      db,
-      "sop_signature_replays",
-      (t) =>
-        t
-          .addColumn("signature_hash", "text", (c) => c.primaryKey())
-          .addColumn("expires_at", "text", (c) => c.notNull()),
-      (trx) =>
-        trx.schema
-          .createIndex("sop_signature_replays_expiry_idx")
-          .on("sop_signature_replays")
-          .column("expires_at")
-          .execute(),
-    );
+    // SQLite cannot drop a column with a foreign key, and `rebuildSqliteTable` keeps every column: by hand,
+    // the same steps in one transaction. Nothing references this table.
+    await db.transaction().execute(async (trx) => {
+      await trx.schema
+        .createTable("sop_signature_replays_rebuilt")
+        .addColumn("signature_hash", "text", (c) => c.primaryKey())
+        .addColumn("expires_at", "text", (c) => c.notNull())
+        .execute();
+      await sql`insert into sop_signature_replays_rebuilt (signature_hash, expires_at)
+        select signature_hash, expires_at from sop_signature_replays`.execute(trx);
+      await trx.schema.dropTable("sop_signature_replays").execute();
+      await trx.schema.alterTable("sop_signature_replays_rebuilt").renameTo("sop_signature_replays").execute();
+      await trx.schema
+        .createIndex("sop_signature_replays_expiry_idx")
+        .on("sop_signature_replays")
+        .column("expires_at")
+        .execute();
+    });
   } else {
     await db.schema.alterTable("sop_signature_replays").dropColumn("run_id").execute();
   }
