@@ -26,7 +26,8 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
 Commands:
   users:create --email <email> --password <password> [--tier free|pro|enterprise]
   users:set-tier <email> <free|pro|enterprise>
-  users:suspend <email> [--undo]       suspend (and sign out everywhere), or reactivate with --undo
+  users:suspend <email> [--undo]       suspend (sign out everywhere; stop its workspaces' triggers, runs and
+                                       sites), or reactivate with --undo
   users:delete <email> --yes           delete the account and every workspace it owns
   users:show <email>
   users:set-limits <email> --per-hour <n> --burst <n>   an enterprise account's token-API limits
@@ -108,8 +109,9 @@ async function admin(args: string[], io: Io): Promise<void> {
       const user = await withDatabase((db) => setStatus(db, email, values.undo ? "active" : "suspended"));
       io.out(
         user.status === "suspended"
-          ? `${user.email} is suspended and signed out everywhere.`
-          : `${user.email} is active again.`,
+          ? `${user.email} is suspended and signed out everywhere; its workspaces' triggers and sites are stopped` +
+              (user.cancelledRuns ? ` and ${user.cancelledRuns} unfinished SOP runs cancelled.` : ".")
+          : `${user.email} is active again; runs cancelled by the suspension stay cancelled.`,
       );
       return;
     }

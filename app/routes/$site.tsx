@@ -17,11 +17,24 @@ export const loader = page("public", async ({ params, context }: LoaderFunctionA
     context.request.log.failure = "missing-data";
     throw new Response(null, { status: 404, statusText: "Not Found" });
   }
+  if (!site.available) {
+    // Its owner is suspended: every page of the site is the same neutral page, which says nothing about the
+    // account and is never cached, so the site is back as soon as the suspension is undone.
+    context.request.log.failure = "authorization";
+    throw new Response(null, {
+      status: 503,
+      statusText: "Service Unavailable",
+      headers: { "Cache-Control": "no-store" },
+    });
+  }
   return { name: site.workspace.name, slug: site.workspace.slug };
 });
 
-// Revalidated on every visit until the tagged page cache (DESIGN rule 7) lands with the sites issue.
-export const headers: HeadersFunction = () => ({ "Cache-Control": "public, max-age=0, must-revalidate" });
+// Revalidated on every visit until the tagged page cache (DESIGN rule 7) lands with the sites issue. An error
+// answer keeps the Cache-Control it was thrown with.
+export const headers: HeadersFunction = ({ errorHeaders }) => ({
+  "Cache-Control": errorHeaders?.get("Cache-Control") ?? "public, max-age=0, must-revalidate",
+});
 
 export default function SiteLayout() {
   const { name, slug } = useLoaderData<typeof loader>();
@@ -41,6 +54,15 @@ export default function SiteLayout() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const missing = isRouteErrorResponse(error) && error.status === 404;
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    return (
+      <main className="site-main">
+        <title>This site is unavailable</title>
+        <h1>This site is unavailable</h1>
+        <p>This site cannot be shown at the moment. Please come back later.</p>
+      </main>
+    );
+  }
   return (
     <main className="site-main">
       <title>{missing ? "Site not found" : "Something went wrong"}</title>

@@ -8,19 +8,21 @@ export const loader = apiRoute({
   caller: "trigger",
   POST: {
     summary: "Start a run of the SOP (id or slug), signed with its trigger's secret",
-    description: "Each signature is accepted once; a replay or a timestamp outside the window is a 401.",
+    description:
+      "Each signature queues one run: an identical copy of an accepted request answers 202 with the same run and " +
+      "Idempotent-Replayed: true; a timestamp outside the window is a 401.",
     input: TriggerBody,
     output: AcceptedTriggerSchema,
     status: 202,
-    errors: [409],
+    errors: [403, 409],
     handle: async ({ request, context, params }) => {
       const verified = await requireTrigger(request, context, params.ref!);
       // The signed bytes as JSON: a malformed body is refused before the SOP's state is looked at.
       const parsed = parseJsonBytes(verified.body, verified.contentType);
-      return Response.json(await acceptTrigger(context, verified, parsed), {
-        status: 202,
-        headers: { "Cache-Control": "no-store" },
-      });
+      const { accepted, replayed } = await acceptTrigger(context, verified, parsed);
+      const headers: Record<string, string> = { "Cache-Control": "no-store" };
+      if (replayed) headers["Idempotent-Replayed"] = "true";
+      return Response.json(accepted, { status: 202, headers });
     },
   },
 });

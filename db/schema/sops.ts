@@ -1,6 +1,6 @@
 /**
  * Owned by `app/modules/sops` (SOPs, their triggers, verification failures, the replay store and runs).
- * Created in 0005-sops.
+ * Created in 0005-sops; 0010 added cancelled runs and the replay record's run.
  */
 
 export interface SopsTable {
@@ -47,9 +47,12 @@ export interface SopSignatureReplaysTable {
   /** SHA-256 of trigger id and signature. */
   signature_hash: string;
   expires_at: string;
+  /** The run the accepted request queued: an identical copy is answered with it (0010). */
+  run_id: string | null;
 }
 
-export type RunStatus = "queued" | "running" | "succeeded" | "failed";
+/** `cancelled`: stopped by the suspension of the workspace's owner, the reason in `error` (0010). */
+export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
 export interface SopRunsTable {
   id: string;

@@ -3,7 +3,8 @@
  * notices were the first deliveries; the sops module still writes them until the webhooks module takes over.
  */
 
-export type DeliveryStatus = "pending" | "delivered" | "failed";
+/** `cancelled`: not sent, because the workspace's owner was suspended before it went out. */
+export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
 
 export interface WebhookDeliveriesTable {
   id: string;

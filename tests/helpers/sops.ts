@@ -122,9 +122,14 @@ export interface Received {
   body: string;
 }
 
-/** A local HTTP target for http_request steps and completion notices; `respond` decides each answer. */
+type Answer = { status: number; body?: string } | "hang";
+
+/**
+ * A local HTTP target for http_request steps and completion notices; `respond` decides each answer (a promise
+ * holds the answer back until the test lets it go).
+ */
 export async function startTarget(
-  respond: (request: Received, count: number) => { status: number; body?: string } | "hang" = () => ({ status: 200 }),
+  respond: (request: Received, count: number) => Answer | Promise<Answer> = () => ({ status: 200 }),
 ): Promise<{ url: string; received: Received[]; close(): Promise<void>; server: Server }> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
@@ -138,10 +143,12 @@ export async function startTarget(
         body: Buffer.concat(chunks).toString(),
       };
       received.push(entry);
-      const answer = respond(entry, received.length);
-      if (answer === "hang") return;
-      res.writeHead(answer.status, { "content-type": "application/json" });
-      res.end(answer.body ?? JSON.stringify({ ok: true, n: received.length }));
+      const n = received.length;
+      void Promise.resolve(respond(entry, n)).then((answer) => {
+        if (answer === "hang" || res.destroyed) return;
+        res.writeHead(answer.status, { "content-type": "application/json" });
+        res.end(answer.body ?? JSON.stringify({ ok: true, n }));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -13,14 +13,21 @@ export type SiteSource = "path" | "header" | "query";
 export interface ResolvedSite {
   workspace: Workspace;
   via: SiteSource;
+  /**
+   * False while the workspace's owner is suspended: its pages answer the neutral "unavailable" page (503) and
+   * its customer API the spec's 403, saying nothing about the account (ADR 003).
+   */
+  available: boolean;
 }
 
 export const SITE_HEADER = "x-atrium-site";
 
 export async function resolveSiteBySlug(db: Db, slug: string | undefined, via: SiteSource = "path") {
   if (!slug || !SLUG_PATTERN.test(slug)) return null;
-  const workspace = await findWorkspaceBySlug(db, slug);
-  return workspace ? ({ workspace, via } satisfies ResolvedSite) : null;
+  const found = await findWorkspaceBySlug(db, slug);
+  if (!found) return null;
+  const { ownerActive, ...workspace } = found;
+  return { workspace, via, available: ownerActive } satisfies ResolvedSite;
 }
 
 /** For /api/* routes: the header, then the query parameter. */

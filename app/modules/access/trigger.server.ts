@@ -1,13 +1,14 @@
 /**
  * The trigger guard (ADR 005, ADR 010): a request to `POST /api/sops/{id or slug}/trigger` is let through only
  * with a valid HMAC-SHA256 signature of its exact bytes under the SOP's trigger secret, within the timestamp
- * window. Every refusal after the SOP is known is recorded against it (`refuseTrigger`); an address that
- * keeps failing is blocked before its next guess is looked at, like the token API's bearer failures.
+ * window, and only while the SOP's workspace's owner is active (403 otherwise). Every failed verification after
+ * the SOP is known is recorded against it (`refuseTrigger`); an address that keeps failing is blocked before
+ * its next guess is looked at, like the token API's bearer failures.
  */
 import type { AppLoadContext } from "@remix-run/node";
 import { defineGuard } from "~/lib/callers.server";
 import { now } from "~/lib/clock.server";
-import { notFound, rateLimited } from "~/lib/errors";
+import { forbidden, notFound, rateLimited } from "~/lib/errors";
 import { readBodyBytes } from "~/lib/http.server";
 import { checkHeaders, verifySignature } from "~/modules/sops/signature.server";
 import { findSopForTrigger, triggerBinding } from "~/modules/sops/sop-triggers.server";
@@ -53,6 +54,9 @@ export const requireTrigger = defineGuard(
     const nowSeconds = Math.floor(now().getTime() / 1000);
     const failure = verifySignature(secret, headers, body, nowSeconds, env.SOP_TRIGGER_MAX_AGE_SECONDS);
     if (failure) return refuseTrigger(context, sop, failure);
+    // The workspace's owner is suspended: the spec's 403 for a suspended account. Only an authentic request
+    // learns it (as with a disabled SOP), and it is not a failed verification, so it is not recorded as one.
+    if (sop.owner_status !== "active") throw forbidden();
     return {
       sop: { ...sop, trigger_id: triggerId },
       signature: headers.signature!,

@@ -12,6 +12,7 @@ import { hashPassword } from "~/modules/auth/password.server";
 import type { AppServices } from "~/lib/context";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { rateLimitsOf, type RateLimits } from "~/modules/plans/tiers";
+import { CANCELLED_BY_SUSPENSION, runsOf } from "~/modules/sops/sop-runs.server";
 
 export const EmailSchema = z
   .string()
@@ -96,15 +97,30 @@ export async function setTier(db: Db, email: string, tier: Tier): Promise<User> 
   return { ...user, tier };
 }
 
-/** Suspending also ends every session of the account at once. */
-export async function setStatus(db: Db, email: string, status: UserStatus): Promise<User> {
+/**
+ * Suspending stops the account and the workspaces it owns, in the transaction that changes its status: every
+ * session ends, and the workspaces' unfinished SOP runs and unsent completion notices are cancelled (kept, with
+ * the reason, for the console). From then on the guards refuse the workspaces' triggers and public site, and
+ * the job runner checks before each step (ADR 010). Reactivating lets new triggers in again; what was
+ * cancelled stays cancelled — an operator re-runs it knowingly, rather than have stale work fire on undo.
+ * `cancelledRuns`: how many runs the suspension cancelled.
+ */
+export async function setStatus(db: Db, email: string, status: UserStatus): Promise<User & { cancelledRuns: number }> {
   const user = await requireByEmail(db, email);
-  await db.transaction().execute(async (trx) => {
+  const cancelledRuns = await db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set({ status, updated_at: isoNow() }).where("id", "=", user.id).execute();
-    if (status === "suspended") await trx.deleteFrom("sessions").where("user_id", "=", user.id).execute();
+    let cancelled = 0;
+    if (status === "suspended") {
+      await trx.deleteFrom("sessions").where("user_id", "=", user.id).execute();
+      const owned = await trx.selectFrom("workspaces").select("id").where("owner_user_id", "=", user.id).execute();
+      for (const workspace of owned) {
+        cancelled += await runsOf(trx, workspace.id).cancelUnfinished(CANCELLED_BY_SUSPENSION);
+      }
+    }
     await recordAccountEvent(trx, user.id, { action: `account.${status}`, actorUserId: null });
+    return cancelled;
   });
-  return { ...user, status };
+  return { ...user, status, cancelledRuns };
 }
 
 /**

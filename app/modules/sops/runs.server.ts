@@ -22,7 +22,7 @@ import { OutboundError, outboundRequest } from "~/modules/outbound/outbound-http
 import type { SecretBox } from "~/modules/secrets/secret-box.server";
 import { webhookHeaders } from "~/modules/webhooks/standard-webhooks.server";
 import type { JsonValue } from "./expressions";
-import { runView, runsOf } from "./sop-runs.server";
+import { CANCELLED_BY_SUSPENSION, FINISHED, runView, runsOf } from "./sop-runs.server";
 import { callbackBinding } from "./sops.server";
 import { StepError, runStep, type StepServices } from "./steps/registry.server";
 import type { StepResult, StoredStep } from "./steps/types";
@@ -33,18 +33,18 @@ export const COMPLETION_JOB = "sop.completion";
 export const MAX_ATTEMPTS = 6;
 
 /**
- * The run and its job, in one transaction with `first` (the trigger's replay record): a signature is used up
- * exactly when its run exists, so a request that failed on our side can be retried with the same signature.
+ * The run and its job, in one transaction with `also` (the trigger's replay record, which names the run): a
+ * signature is used up exactly when its run exists, so a request that failed on our side can be retried with
+ * the same signature.
  */
 export async function queueRun(
   db: Db,
   sop: { id: string; workspace_id: string; steps: string },
   triggerId: string | null,
   input: Record<string, unknown>,
-  first?: (trx: Db) => Promise<void>,
+  also?: (trx: Db, runId: string) => Promise<void>,
 ): Promise<string> {
   return db.transaction().execute(async (trx) => {
-    await first?.(trx);
     const runId = await runsOf(trx, sop.workspace_id).insert(sop, triggerId, input);
     await enqueueJob(trx, {
       kind: RUN_JOB,
@@ -52,6 +52,7 @@ export async function queueRun(
       workspaceId: sop.workspace_id,
       maxAttempts: MAX_ATTEMPTS,
     });
+    await also?.(trx, runId);
     return runId;
   });
 }
@@ -73,8 +74,9 @@ export function runHandler(deps: RunDeps): JobHandler {
   return async (job, control) => {
     const { runId } = JSON.parse(job.payload) as RunJobPayload;
     const row = await runsOfJob(db, job).row(runId);
-    // Deleted with its SOP, or already finished by a runner whose lease we inherited just too late.
-    if (!row || row.status === "succeeded" || row.status === "failed") return;
+    // Deleted with its SOP, cancelled (its workspace's owner was suspended), or already finished by a runner
+    // whose lease we inherited just too late.
+    if (!row || FINISHED.includes(row.status)) return;
     if (control.exhausted) {
       // Its runners kept dying in it (a crash or an out-of-memory step): stop trying.
       await finishRun(db, job, control, runId, {
@@ -121,6 +123,7 @@ async function executeRun(deps: RunDeps, job: Job, control: JobControl, row: Sop
   for (let index = results.filter((r) => r.status === "succeeded").length; index < steps.length; index++) {
     // A safe point: nothing of this step has happened yet.
     if (control.stopping || control.leaseLost) throw new JobInterrupted();
+    if (!(await mayGoOn(runs, runId))) return;
     const step = steps[index]!;
     const name = step.name ?? `step${index + 1}`;
     const began = isoNow();
@@ -181,6 +184,19 @@ async function executeRun(deps: RunDeps, job: Job, control: JobControl, row: Sop
     steps: JSON.stringify(results),
     vars: JSON.stringify(vars),
   });
+}
+
+/**
+ * Asked before each step: a run cancelled meanwhile stops here, and so does one whose workspace's owner is
+ * suspended but which escaped the cancellation (its trigger was accepted while the suspension committed). The
+ * steps already done stay recorded; the run is not finished by the runner, so no completion notice is queued.
+ */
+async function mayGoOn(runs: ReturnType<typeof runsOf>, runId: string): Promise<boolean> {
+  const standing = await runs.standing(runId);
+  if (!standing || FINISHED.includes(standing.status)) return false;
+  if (standing.owner_status === "active") return true;
+  await runs.finish(runId, { status: "cancelled", error: CANCELLED_BY_SUSPENSION });
+  return false;
 }
 
 /** Ends the run and, when the SOP has a callback URL, queues its completion notice in the same transaction. */
@@ -252,6 +268,11 @@ export function completionHandler(deps: RunDeps): JobHandler {
     if (!delivery || delivery.status !== "pending") return;
     const record = (patch: Parameters<typeof runs.recordDelivery>[1]) =>
       runs.recordDelivery(deliveryId, { attempts: job.attempts, ...patch });
+    // Queued before its workspace's owner was suspended (a run that finished just then): it is not sent.
+    if ((await runs.standing(delivery.run_id))?.owner_status === "suspended") {
+      await record({ status: "cancelled", last_error: CANCELLED_BY_SUSPENSION });
+      return;
+    }
     if (control.exhausted) {
       await record({ status: "failed", last_error: "Abandoned: its runner stopped responding too often" });
       return;

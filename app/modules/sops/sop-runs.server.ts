@@ -32,7 +32,7 @@ export const RunViewSchema = z.object({
   id: z.string(),
   sopId: z.string(),
   triggerId: z.string().nullable(),
-  status: z.enum(["queued", "running", "succeeded", "failed"]),
+  status: z.enum(["queued", "running", "succeeded", "failed", "cancelled"]),
   input: z.unknown().describe("The trigger's input"),
   steps: z.array(
     z.object({
@@ -71,6 +71,13 @@ export const runView = (row: SopRunsTable): RunView => ({
   finishedAt: row.finished_at,
   durationMs: row.started_at && row.finished_at ? Date.parse(row.finished_at) - Date.parse(row.started_at) : null,
 });
+
+/** A run in one of these states has ended: nothing changes its status again. */
+export const FINISHED: readonly SopRunsTable["status"][] = ["succeeded", "failed", "cancelled"];
+
+/** Why the runs and notices of a suspended owner's workspaces stopped (shown with each, in the console). */
+export const CANCELLED_BY_SUSPENSION =
+  "Cancelled: the account that owns this workspace was suspended. Nothing of the run happens after this point; run it again once the account is active.";
 
 type DeliveryPatch = Partial<
   Pick<WebhookDeliveriesTable, "status" | "attempts" | "response_status" | "last_error" | "delivered_at">
@@ -134,8 +141,15 @@ export function runsOf(db: Db, workspaceId: string) {
     /** The stored row, for the runner. */
     row: (runId: string) => runs().selectAll().where("id", "=", runId).executeTakeFirst(),
 
+    /**
+     * Records the runner's progress. A step's result is kept even on a run cancelled meanwhile (its effect
+     * happened), but a run that has ended never changes status again: a runner that read it just before a
+     * cancellation cannot set it back to running.
+     */
     async save(runId: string, patch: Partial<SopRunsTable>): Promise<void> {
-      await changeRuns().set(patch).where("id", "=", runId).execute();
+      let update = changeRuns().set(patch).where("id", "=", runId);
+      if (patch.status !== undefined) update = update.where("status", "not in", FINISHED);
+      await update.execute();
     },
 
     /** Ends an unfinished run; false when it had already ended (a second finisher changes nothing). */
@@ -143,9 +157,37 @@ export function runsOf(db: Db, workspaceId: string) {
       const ended = await changeRuns()
         .set({ ...patch, finished_at: isoNow() })
         .where("id", "=", runId)
-        .where("status", "not in", ["succeeded", "failed"])
+        .where("status", "not in", FINISHED)
         .executeTakeFirst();
       return Number(ended.numUpdatedRows) > 0;
+    },
+
+    /**
+     * Whether the runner may go on with a run: its status now, and whether the workspace's owner is still
+     * active. Asked before every step, so a suspension stops a run in flight at the next step boundary.
+     */
+    standing: (runId: string) =>
+      runs()
+        .innerJoin("workspaces", "workspaces.id", "sop_runs.workspace_id")
+        .innerJoin("users", "users.id", "workspaces.owner_user_id")
+        .select(["sop_runs.status", "users.status as owner_status"])
+        .where("sop_runs.id", "=", runId)
+        .executeTakeFirst(),
+
+    /**
+     * Cancels every run not yet finished and every completion notice not yet sent, with `reason`. The rows stay
+     * (the console lists them); the job runner skips what they belong to. Returns how many runs it cancelled.
+     */
+    async cancelUnfinished(reason: string): Promise<number> {
+      const cancelled = await changeRuns()
+        .set({ status: "cancelled", error: reason, finished_at: isoNow() })
+        .where("status", "not in", FINISHED)
+        .executeTakeFirst();
+      await changeDeliveries()
+        .set({ status: "cancelled", last_error: reason })
+        .where("status", "=", "pending")
+        .execute();
+      return Number(cancelled.numUpdatedRows);
     },
 
     /** The run with its SOP's slug and callback URL, for the completion notice. */

@@ -103,19 +103,37 @@ export function triggersOf(db: Db, workspaceId: string, box: SecretBox) {
       return { secret, triggerId, createdAt };
     },
 
-    /** A new secret for the same trigger; the old one is refused from the next request on. */
-    async rotate(actor: Actor, sopId: string, triggerId: string): Promise<IssuedSecret> {
+    /**
+     * A new secret for the same trigger; the old one is refused from the next request on. A compare-and-set on
+     * the secret's age: the secret is replaced only if it is older than the moment this rotation began. Of
+     * rotations under way at once, the first to commit wins and the others are refused with 409, so every
+     * secret a rotation returns was not replaced by another the caller could not know about — it stays valid
+     * until a later rotation. The conditional UPDATE is the whole check on both dialects: SQLite runs one
+     * writer at a time, and Postgres re-reads the row's new age before a waiting UPDATE applies.
+     */
+    async rotate(actor: Actor, sopId: string, triggerId: string, begunAt = isoNow()): Promise<IssuedSecret> {
       const secret = newTriggerSecret();
-      const createdAt = isoNow();
-      await act(actor, "sop.trigger.rotated", { sopId, triggerId }, async (trx) => {
+      return act(actor, "sop.trigger.rotated", { sopId, triggerId }, async (trx) => {
+        const createdAt = isoNow();
         const result = await changeTriggers(trx)
           .set({ secret_enc: box.seal(secret, triggerBinding(triggerId)), secret_created_at: createdAt })
           .where("id", "=", triggerId)
           .where("sop_id", "=", sopId)
+          .where("secret_created_at", "<", begunAt)
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) throw notFound("No such trigger on this SOP");
+        if (Number(result.numUpdatedRows) > 0) return { secret, triggerId, createdAt };
+        const exists = await trx
+          .selectFrom("sop_triggers")
+          .select("id")
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", triggerId)
+          .where("sop_id", "=", sopId)
+          .executeTakeFirst();
+        if (!exists) throw notFound("No such trigger on this SOP");
+        throw conflict(
+          "Another rotation of this trigger's secret finished while this one was under way: the secret it returned is the one in force. Rotate again if you need another.",
+        );
       });
-      return { secret, triggerId, createdAt };
     },
 
     async remove(actor: Actor, sopId: string, triggerId: string): Promise<void> {
@@ -199,14 +217,17 @@ export type TriggersRepo = ReturnType<typeof triggersOf>;
 
 /**
  * The trigger path's lookup, by id or slug across the deployment (slugs are unique for this reason): what
- * verifying and queueing need — the SOP's workspace, its trigger's sealed secret, whether it is enabled, and
- * the steps a run copies — and nothing else of the SOP.
+ * verifying and queueing need — the SOP's workspace and whether its owner is active, its trigger's sealed
+ * secret, whether it is enabled, and the steps a run copies — and nothing else of the SOP.
  */
 export function findSopForTrigger(db: Db, ref: string) {
   return db
     .selectFrom("sops")
+    .innerJoin("workspaces", "workspaces.id", "sops.workspace_id")
+    .innerJoin("users", "users.id", "workspaces.owner_user_id")
     .leftJoin("sop_triggers", "sop_triggers.sop_id", "sops.id")
     .select([
+      "users.status as owner_status",
       "sops.id",
       "sops.workspace_id",
       "sops.enabled",

@@ -1,7 +1,7 @@
 /**
  * `POST /api/sops/{id or slug}/trigger` after the trigger guard (app/modules/access/trigger.server.ts) has
- * verified the HMAC over the exact bytes received: replay refusal through a table every process shares, then
- * a queued run (docs/decisions/010-sops.md).
+ * verified the HMAC over the exact bytes received: a copy of an accepted request is answered with its run
+ * (through a table every process shares), anything else queues a run (docs/decisions/010-sops.md).
  *
  * Every refusal after the SOP is known is recorded against it (trigger, reason, time, client address) for
  * the console, counts towards the client address's failure budget (the same per-address block as the token
@@ -92,17 +92,48 @@ export async function refuseTrigger(
   throw unauthenticated(message, 'HMAC-SHA256 headers="X-SOP-Timestamp X-SOP-Signature"');
 }
 
+/** What the trigger endpoint answers: the run, and whether this request was a copy of one already accepted. */
+export interface TriggerOutcome {
+  accepted: AcceptedTrigger;
+  /** An identical copy of an accepted request: answered with its run (`Idempotent-Replayed: true`). */
+  replayed: boolean;
+}
+
 /**
  * Queues the run of a verified trigger request. `parsed` is its body as JSON (the HTTP layer reads it); it must
- * be `{ "input": { … } }`.
+ * be `{ "input": { … } }`. An identical copy of a request already accepted — same trigger, timestamp and
+ * body, hence the same signature — is answered with the run the first one queued and queues nothing: a client
+ * whose response was lost can retry safely (Stripe's idempotent replay). A copy of a refused request was never
+ * recorded, so it is judged afresh and refused for the same reason.
  */
 export async function acceptTrigger(
   context: AppLoadContext,
   verified: VerifiedTrigger,
   parsed: unknown,
-): Promise<AcceptedTrigger> {
+): Promise<TriggerOutcome> {
   const { db, env, secrets, jobRunner } = context.services;
   const { sop } = verified;
+  const signatureHash = sha256Hex(`${sop.trigger_id}:${verified.signature.trim()}`);
+  const accepted = (runId: string): AcceptedTrigger => ({
+    runId,
+    sopId: sop.id,
+    status: "queued",
+    statusUrl: `/api/sops/${sop.id}/runs/${runId}`,
+  });
+  const replayOf = async () => {
+    const seen = await db
+      .selectFrom("sop_signature_replays")
+      .select("run_id")
+      .where("signature_hash", "=", signatureHash)
+      .executeTakeFirst();
+    if (!seen) return null;
+    // A record from before replays named their run: nothing to answer with.
+    if (!seen.run_id) return refuseTrigger(context, sop, "replay");
+    return { accepted: accepted(seen.run_id), replayed: true };
+  };
+  const earlier = await replayOf();
+  if (earlier) return earlier;
+
   if (sop.enabled !== 1) {
     throw conflict("This SOP is disabled: enable it in the console to accept triggers");
   }
@@ -114,26 +145,28 @@ export async function acceptTrigger(
   const valid = TriggerBody.safeParse(parsed);
   if (!valid.success) throw invalid('The body must be { "input": { … } }', issuesOf(valid.error));
 
-  // A signature is accepted once: its record commits with the run, so the first of two racing copies wins and
-  // the other is a replay. The row outlives the window in which the timestamp would pass anyway.
-  const signatureHash = sha256Hex(`${sop.trigger_id}:${verified.signature.trim()}`);
-  // Twice the window: nodes whose clocks disagree by up to a window still see the record while they would
-  // accept the timestamp.
+  // A signature is accepted once: its record commits with the run and names it, so of two racing copies the
+  // first queues the run and the other finds the record and answers with that run. The row outlives the window
+  // in which the timestamp would pass anyway: twice the window, so nodes whose clocks disagree by up to a
+  // window still see the record while they would accept the timestamp.
   const expiresAt = new Date((Number(verified.timestamp) + 2 * env.SOP_TRIGGER_MAX_AGE_SECONDS) * 1000).toISOString();
   const triggers = triggersOf(db, sop.workspace_id, secrets);
   let runId: string;
   try {
-    runId = await queueRun(db, sop, sop.trigger_id, valid.data.input, async (trx) => {
+    runId = await queueRun(db, sop, sop.trigger_id, valid.data.input, async (trx, queued) => {
       await trx
         .insertInto("sop_signature_replays")
-        .values({ signature_hash: signatureHash, expires_at: expiresAt })
+        .values({ signature_hash: signatureHash, expires_at: expiresAt, run_id: queued })
         .execute();
       await triggers.markUsed(sop.trigger_id, trx);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) return refuseTrigger(context, sop, "replay");
+    if (!isUniqueViolation(error)) throw error;
+    // The other copy committed first (the unique index waited for it): answer with its run.
+    const raced = await replayOf();
+    if (raced) return raced;
     throw error;
   }
   jobRunner.wake();
-  return { runId, sopId: sop.id, status: "queued", statusUrl: `/api/sops/${sop.id}/runs/${runId}` };
+  return { accepted: accepted(runId), replayed: false };
 }

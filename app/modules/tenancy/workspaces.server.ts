@@ -28,13 +28,30 @@ export function workspacesOfUser(db: Db, userId: string) {
     .execute();
 }
 
-/** A public site is found by its slug: the workspace is the tenant root, not a row inside one. */
-export function findWorkspaceBySlug(db: Db, slug: string): Promise<Workspace | undefined> {
-  return db
+/**
+ * A public site is found by its slug: the workspace is the tenant root, not a row inside one. With whether its
+ * owner is active: a suspended owner's site is unavailable (ADR 003).
+ */
+export async function findWorkspaceBySlug(
+  db: Db,
+  slug: string,
+): Promise<(Workspace & { ownerActive: boolean }) | undefined> {
+  const row = await db
     .selectFrom("workspaces")
-    .select(["id", "slug", "name", "owner_user_id", "created_at"])
-    .where("slug", "=", slug)
+    .innerJoin("users", "users.id", "workspaces.owner_user_id")
+    .select([
+      "workspaces.id",
+      "workspaces.slug",
+      "workspaces.name",
+      "workspaces.owner_user_id",
+      "workspaces.created_at",
+      "users.status as owner_status",
+    ])
+    .where("workspaces.slug", "=", slug)
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { owner_status, ...workspace } = row;
+  return { ...workspace, ownerActive: owner_status === "active" };
 }
 
 export async function createWorkspace(
