@@ -48,7 +48,9 @@ export function browserSuite(
   });
   afterEach(async ({ task }) => {
     if (task.result?.state !== "fail") return;
-    for (const [index, page] of suite.context.pages().entries()) {
+    // Not the blank page a persistent context opens with.
+    const pages = suite.context.pages().filter((page) => page.url() !== "about:blank");
+    for (const [index, page] of pages.entries()) {
       const text = await page
         .locator("body")
         .innerText()
