@@ -345,7 +345,7 @@ export async function main() {
   const atrium = await createAtriumServer({ dev });
   const url = await atrium.listen();
   const log = atrium.runtime.services.logger;
-  log.info({ url, database: atrium.runtime.services.dialect, dev }, `Atrium is listening on ${url}`);
+  atrium.runtime.announce(url, { dev });
 
   const shutdown = (signal: string) => {
     log.info({ signal }, "shutting down: draining requests");

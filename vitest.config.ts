@@ -1,6 +1,7 @@
 /**
  * Tests run apart from the Remix Vite plugin: integration and browser tests exercise the production build
- * through the real server (tests/global-setup.ts builds it when it is missing or stale).
+ * through the real server (tests/global-setup.ts builds it when it is missing or stale). Every project
+ * works in one temp folder per run, removed at the end (tests/helpers/temp-root.ts).
  */
 import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
@@ -14,6 +15,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["app/**/*.test.ts", "db/**/*.test.ts", "scripts/**/*.test.ts"],
+          globalSetup: ["tests/helpers/temp-root.ts"],
           environment: "node",
         },
       },
@@ -22,7 +24,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
-          globalSetup: ["tests/global-setup.ts"],
+          globalSetup: ["tests/helpers/temp-root.ts", "tests/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -32,7 +34,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
-          globalSetup: ["tests/global-setup.ts"],
+          globalSetup: ["tests/helpers/temp-root.ts", "tests/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // One browser at a time: two cores, and Chromium is the heaviest thing we run.

@@ -4,14 +4,17 @@
  * to each other (job handlers, maintenance), their start. server.ts reaches this through the Remix server build (entry.server re-exports it),
  * so server.ts never imports app modules.
  */
-import { pino, type Logger } from "pino";
+import { resolve } from "node:path";
+import type { Logger } from "pino";
 import { openDatabase } from "~db/client";
 import { migrateToLatest } from "~db/migrate";
-import { DEMO_OPERATOR, demoOperatorExists, seedDemo } from "~/modules/onboarding/demo.server";
+import { DEMO_OPERATOR, demoState, seedDemo } from "~/modules/onboarding/demo.server";
+import { startBanner } from "~/modules/onboarding/start-banner.server";
 import type { AppRuntime, AppServices, RequestScope } from "~/lib/context";
 import type { AtriumModule, ModuleContributions } from "~/lib/module";
 import { parseEnv } from "~/lib/env.server";
 import { errorBody } from "~/lib/http.server";
+import { createProcessLogger, type ProcessLogger } from "~/lib/logger.server";
 import { MODULES } from "~/modules/manifest.server";
 import { version } from "../package.json";
 
@@ -24,16 +27,20 @@ export interface BootstrapOptions {
 
 export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRuntime> {
   const env = parseEnv({ ...process.env, ...options.env });
-  const logger = options.logger ?? pino({ level: env.LOG_LEVEL, base: { service: "atrium" } });
+  // A caller's logger (tests read its JSON lines) is used as given.
+  const output: ProcessLogger = options.logger
+    ? { logger: options.logger, format: "json", print: () => {} }
+    : createProcessLogger(env);
+  const logger = output.logger;
   const handle = openDatabase(env.DATABASE_URL, { poolSize: env.DATABASE_POOL_SIZE });
   try {
     const applied = await migrateToLatest(handle.db);
     if (applied.length) logger.info({ migrations: applied }, "database migrated");
 
-    if (env.SEED_DEMO && (await seedDemo(handle.db))) {
-      logger.info(`demo data seeded: sign in as ${DEMO_OPERATOR.email} / ${DEMO_OPERATOR.password}`);
-    }
-    if (env.production && (await demoOperatorExists(handle.db))) {
+    // The credentials go to the start-up banner (announce), not into a log record.
+    if (env.SEED_DEMO && (await seedDemo(handle.db))) logger.info({ email: DEMO_OPERATOR.email }, "demo data seeded");
+    const demo = await demoState(handle.db);
+    if (env.production && demo) {
       logger.warn(
         { email: DEMO_OPERATOR.email },
         "the demo operator exists on a production server: delete it with `npm run admin -- users:delete " +
@@ -92,6 +99,19 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       },
       servesHost: (host) => services.hosts.serves(host),
       errorBody,
+      announce: (url, details = {}) => {
+        const banner = startBanner({
+          url,
+          production: env.production,
+          dev: details.dev ?? false,
+          dialect: handle.dialect,
+          databaseUrl: env.DATABASE_URL,
+          appKey: env.APP_KEY ? { source: "env" } : { source: "file", path: resolve(env.APP_KEY_FILE) },
+          demo,
+        });
+        if (output.format === "pretty") output.print(banner.text);
+        else logger.info(banner.fields, banner.message);
+      },
       createLoadContext: (request: RequestScope) => ({ services, request }),
       close: async () => {
         for (const module of [...MODULES].reverse()) await module.stop?.(services);

@@ -10,7 +10,9 @@ import { ROOT, buildIsCurrent } from "./build-state.mjs";
 
 async function ensureBuild() {
   if (buildIsCurrent()) return;
-  console.log("Building Atrium (the build is missing or older than the sources)…");
+  const started = Date.now();
+  // One line while it builds, one when done (on stderr: stdout carries only log records, JSON in production).
+  console.error("Building the app (first start or changed sources, ~10 s)…");
   let buildAll;
   try {
     ({ buildAll } = await import("./build.mjs"));
@@ -20,6 +22,7 @@ async function ensureBuild() {
     );
   }
   await buildAll({ quiet: true });
+  console.error(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
 // A .env beside package.json fills in what the real environment does not set.

@@ -75,6 +75,11 @@ export interface AppRuntime {
   servesHost(host: string): Promise<boolean>;
   /** The error contract's body, for errors server.ts answers before Remix runs (oversized bodies). */
   errorBody(statusCode: number, message: string): { error: string; message: string; statusCode: number };
+  /**
+   * Says the server is up, where, how to sign in and where the data lives: a plain-text banner on a
+   * developer's terminal, else one JSON record whose message starts "Atrium is listening on <url>".
+   */
+  announce(url: string, details?: { dev?: boolean }): void;
   createLoadContext(scope: RequestScope): { services: AppServices; request: RequestScope };
   close(): Promise<void>;
 }

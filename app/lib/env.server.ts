@@ -50,6 +50,7 @@ export const EnvSchema = z.object({
   MAX_BODY_BYTES: int(1_048_576, 1024),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_FORMAT: z.enum(["auto", "json", "pretty"]).default("auto"),
   APP_KEY: z
     .string()
     .regex(/^[A-Za-z0-9+/]{43}=$/, "must be 32 bytes in base64 (openssl rand -base64 32)")

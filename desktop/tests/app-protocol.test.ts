@@ -1,10 +1,14 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "../../tests/helpers/temp";
 import { resolveShellAsset, SHELL_CSP, shellAssetResponse } from "../src/main/app-protocol";
 
-const root = mkdtempSync(join(tmpdir(), "atrium-renderer-"));
+// The renderer folder inside a folder of the test's own, which holds the file an escape would reach.
+const parent = tempDir("atrium-desktop-renderer");
+afterAll(() => parent.remove());
+const root = join(parent.path, "renderer");
+mkdirSync(root);
 writeFileSync(join(root, "picker.html"), "<!doctype html><title>picker</title>");
 writeFileSync(join(root, "picker.js"), "export {};");
 mkdirSync(join(root, "nested"));

@@ -4,11 +4,10 @@
  * must point at files the build wrote.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { build } from "esbuild";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../../tests/helpers/temp";
 import { CHANNEL_NAMES } from "../src/shared/channel-names";
 
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
@@ -24,8 +23,10 @@ interface BootReport {
 }
 
 let report: BootReport;
+const work = tempDir("atrium-desktop-bundle");
+afterAll(() => work.remove());
 beforeAll(async () => {
-  const stub = join(mkdtempSync(join(tmpdir(), "atrium-desktop-stub-")), "electron-stub.cjs");
+  const stub = join(work.path, "electron-stub.cjs");
   await build({
     entryPoints: [join(root, "tests/fakes/electron-stub.ts")],
     outfile: stub,
@@ -37,7 +38,7 @@ beforeAll(async () => {
   // The main module runs itself unless VITEST is set (that is how the wiring tests import it): unset it here.
   const { VITEST: _vitest, ...env } = process.env;
   const output = execFileSync(process.execPath, ["-r", stub, join(root, "dist/main/main.js")], {
-    env: { ...env, STUB_USER_DATA: mkdtempSync(join(tmpdir(), "atrium-desktop-bundle-")) },
+    env: { ...env, STUB_USER_DATA: work.path },
     encoding: "utf8",
   });
   report = JSON.parse(output.trim().split("\n").at(-1)!) as BootReport;

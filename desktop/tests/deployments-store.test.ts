@@ -1,15 +1,16 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { tempDir, type TempDir } from "../../tests/helpers/temp";
 import { openDeploymentsStore, partitionFor } from "../src/main/deployments-store";
 
-let dir: string;
+let dir: TempDir;
 let file: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "atrium-desktop-store-"));
-  file = join(dir, "deployments.json");
+  dir = tempDir("atrium-desktop-store");
+  file = join(dir.path, "deployments.json");
 });
+afterEach(() => dir.remove());
 
 const added = (store: ReturnType<typeof openDeploymentsStore>, name: string, url: string) => {
   const result = store.add({ name, url, version: "0.1.0" });
@@ -112,9 +113,9 @@ describe("deployments store", () => {
     const log = vi.fn();
     const store = openDeploymentsStore(file, log);
     expect(store.list()).toEqual([]);
-    const aside = readdirSync(dir).find((name) => name.startsWith("deployments.json.unreadable-"));
+    const aside = readdirSync(dir.path).find((name) => name.startsWith("deployments.json.unreadable-"));
     expect(aside).toBeDefined();
-    expect(readFileSync(join(dir, aside!), "utf8")).toBe("{ not json");
+    expect(readFileSync(join(dir.path, aside!), "utf8")).toBe("{ not json");
     expect(log).toHaveBeenCalledWith(expect.stringContaining("moved to"));
     added(store, "A", "https://a.example.com");
     expect(openDeploymentsStore(file).list()).toHaveLength(1);
@@ -123,6 +124,6 @@ describe("deployments store", () => {
   it("writes atomically: no temporary file is left behind", () => {
     const store = openDeploymentsStore(file);
     added(store, "A", "https://a.example.com");
-    expect(readdirSync(dir)).toEqual(["deployments.json"]);
+    expect(readdirSync(dir.path)).toEqual(["deployments.json"]);
   });
 });

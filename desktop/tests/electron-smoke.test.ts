@@ -4,15 +4,15 @@
  * (it comes from outside the npm registry), so here it is skipped with the reason; on a machine with the
  * binary (`npx install-electron`, or ELECTRON_OVERRIDE_DIST_PATH) it runs with the rest of `npm test`.
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import { _electron, type ElectronApplication } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DesktopApi } from "../src/shared/ipc";
+import { tempDir, type TempDir } from "../../tests/helpers/temp";
 
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
 
@@ -43,8 +43,10 @@ describe.skipIf(!binary)(`the desktop shell in Electron${binary ? "" : ` (${SKIP
   let server: Server;
   let origin: string;
   let app: ElectronApplication;
+  let userData: TempDir;
 
   beforeAll(async () => {
+    userData = tempDir("atrium-desktop-smoke");
     server = createServer((request, response) => {
       if (request.url === "/api/health") {
         response.writeHead(200, { "content-type": "application/json" });
@@ -61,13 +63,14 @@ describe.skipIf(!binary)(`the desktop shell in Electron${binary ? "" : ` (${SKIP
       executablePath: binary!,
       // Chromium refuses to run as root with its OS sandbox; the renderer sandbox (webPreferences) is unaffected.
       args: [...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), root],
-      env: { ...process.env, ATRIUM_DESKTOP_USER_DATA: mkdtempSync(join(tmpdir(), "atrium-desktop-smoke-")) },
+      env: { ...process.env, ATRIUM_DESKTOP_USER_DATA: userData.path },
     });
   }, 120_000);
 
   afterAll(async () => {
     await app?.close();
     server?.close();
+    userData?.remove();
   });
 
   it("opens the picker, saves the local deployment, and shows its console confined to its origin", async () => {

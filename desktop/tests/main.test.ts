@@ -3,12 +3,11 @@
  * the picker, adding a deployment against a real HTTP server, windows and their partitions, navigation and
  * IPC as wired, the offline page, deep links, window memory, removal.
  */
-import { mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { tempDir, type TempDir } from "../../tests/helpers/temp";
 import { CHANNEL_NAMES } from "../src/shared/channel-names";
 import { electron, FakeBrowserWindow, FakeWebContents, notifications, resetElectron } from "./fakes/electron";
 
@@ -35,12 +34,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-let userData: string;
+let userData: TempDir;
 beforeEach(() => {
-  userData = mkdtempSync(join(tmpdir(), "atrium-desktop-main-"));
-  resetElectron(userData);
+  userData = tempDir("atrium-desktop-main");
+  resetElectron(userData.path);
   down = false;
 });
+afterEach(() => userData.remove());
 
 async function started(argv: string[] = ["electron", "."]) {
   const previous = process.argv;
@@ -138,10 +138,10 @@ describe("start-up", () => {
   });
 
   it("ATRIUM_DESKTOP_USER_DATA gives a separate profile", async () => {
-    vi.stubEnv("ATRIUM_DESKTOP_USER_DATA", join(userData, "profile-b"));
+    vi.stubEnv("ATRIUM_DESKTOP_USER_DATA", join(userData.path, "profile-b"));
     try {
       await started();
-      expect(electron.app.setPath).toHaveBeenCalledWith("userData", join(userData, "profile-b"));
+      expect(electron.app.setPath).toHaveBeenCalledWith("userData", join(userData.path, "profile-b"));
     } finally {
       vi.unstubAllEnvs();
     }
@@ -331,7 +331,7 @@ describe("deployments", () => {
   it("reopens the last deployment at the next start instead of the picker", async () => {
     await started();
     await addAndOpen("Local");
-    resetElectron(userData);
+    resetElectron(userData.path);
     await started();
     expect(picker()).toBeUndefined();
     expect(deploymentWindows()).toHaveLength(1);
@@ -383,7 +383,7 @@ describe("deep links", () => {
   it("macOS: a link that arrives before ready is opened once the app is ready", async () => {
     await started();
     await addAndOpen("Local");
-    resetElectron(userData);
+    resetElectron(userData.path);
     const shell = main();
     expect(shell).not.toBeNull();
     const early = { preventDefault: vi.fn() };
@@ -397,7 +397,7 @@ describe("deep links", () => {
   it("a link on the command line of the first launch is opened at start", async () => {
     await started();
     await addAndOpen("Local");
-    resetElectron(userData);
+    resetElectron(userData.path);
     await started(["atrium", "atrium://open?deployment=Local&path=/bookings"]);
     expect(deploymentWindows()[0]!.webContents.loads).toEqual([`${origin}/bookings`]);
   });

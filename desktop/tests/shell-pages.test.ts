@@ -3,17 +3,16 @@
  * handler, same CSP), with the preload's bridge replaced by an in-page stand-in that records each call.
  * Debian's Chromium, as for the server's browser tests: a missing browser fails the run, it does not skip.
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The repository's one Chromium launch recipe (it imports nothing, so this package needs none of the server's).
 import { assertChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tests/helpers/chromium";
 import { seriousViolations } from "../../tests/helpers/axe";
+import { tempDir, type TempDir } from "../../tests/helpers/temp";
 import { shellAssetResponse } from "../src/main/app-protocol";
 
 const root = join(dirname(new URL(import.meta.url).pathname), "..");
@@ -22,7 +21,7 @@ const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 let server: Server;
 let base: string;
 let context: BrowserContext;
-let profile: string;
+let profile: TempDir | undefined;
 
 beforeAll(async () => {
   assertChromium();
@@ -33,8 +32,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  profile = mkdtempSync(join(tmpdir(), "atrium-desktop-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
+  profile = tempDir("atrium-desktop-chromium");
+  context = await chromium.launchPersistentContext(profile.path, {
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
@@ -44,7 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  profile?.remove();
 });
 
 interface BridgeOptions {
@@ -243,8 +242,8 @@ describe("offline page", () => {
 describe("accessibility (axe, WCAG 2 A/AA)", () => {
   it("the picker (empty, and with deployments) and the offline page have no serious violation", async () => {
     // axe is injected into the page, which the pages' CSP forbids: this browser alone bypasses it.
-    const axeProfile = mkdtempSync(join(tmpdir(), "atrium-desktop-axe-"));
-    const axeContext = await chromium.launchPersistentContext(axeProfile, {
+    const axeProfile = tempDir("atrium-desktop-axe");
+    const axeContext = await chromium.launchPersistentContext(axeProfile.path, {
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: CHROMIUM_ARGS,
@@ -264,7 +263,7 @@ describe("accessibility (axe, WCAG 2 A/AA)", () => {
       }
     } finally {
       await axeContext.close();
-      rmSync(axeProfile, { recursive: true, force: true });
+      axeProfile.remove();
     }
   });
 });

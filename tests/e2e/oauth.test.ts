@@ -5,7 +5,6 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserSuite } from "../helpers/browser";
@@ -83,7 +82,6 @@ describe("OAuth in Chromium", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Allow Ledger Sync to use your Atrium account?" }).waitFor();
     await page.getByText("See your e-mail address, your plan and when your account was created").waitFor();
-    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? tmpdir()}/atrium-consent.png`, fullPage: true });
     await page.getByRole("button", { name: "Approve" }).click();
     await page.getByRole("heading", { name: "Connected to Atrium" }).waitFor();
 

@@ -1,5 +1,4 @@
 /** A new operator, in a real browser: sign up, create a workspace, find it in the picker, open its site. */
-import { tmpdir } from "node:os";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "../helpers/browser";
@@ -49,7 +48,6 @@ describe("onboarding in Chromium", () => {
     // The public page runs no script: CSP says so, and no CSP violation or error was reported.
     expect(await page.locator("script").count()).toBe(0);
     expect(errors).toEqual([]);
-    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? tmpdir()}/atrium-acme-site.png` });
     await page.close();
   });
 
@@ -66,7 +64,6 @@ describe("onboarding in Chromium", () => {
     const errorId = describedBy.split(" ").find((id) => id.endsWith("-error"));
     expect(await page.locator(`#${errorId}`).textContent()).toContain(message);
     expect(new URL(page.url()).pathname).toBe("/");
-    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? tmpdir()}/atrium-slug-${slug}.png` });
     await page.close();
   });
 

@@ -4,7 +4,6 @@
  * shows in the console; after rotation the old secret is refused.
  */
 import { execFile } from "node:child_process";
-import { tmpdir } from "node:os";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "../helpers/browser";
@@ -79,7 +78,6 @@ describe("SOPs in Chromium", () => {
       .toBe("succeeded");
     await page.locator(`li[data-run-id="${accepted.runId}"] summary`).click();
     await page.getByText('"greeting": "Welcome, Ada"').waitFor();
-    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? tmpdir()}/atrium-sop.png`, fullPage: true });
     await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Outbox" }).click();
     await page.getByText("to ada@example.com · Welcome, Ada").waitFor();
 

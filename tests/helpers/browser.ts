@@ -1,17 +1,20 @@
 /** Debian's Chromium driven by playwright-core: never a browser download, always a fresh profile. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { assertChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 import { startServer, type TestServer } from "./server";
+import { tempDir } from "./temp";
+
+/** Where a failed browser test leaves a screenshot of each page it had open (git-ignored; named in the README). */
+export const SCREENSHOT_DIR = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
 
 export async function openBrowser(
   options: { bypassCSP?: boolean } = {},
 ): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), "atrium-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
+  const profile = tempDir("atrium-chromium");
+  const context = await chromium.launchPersistentContext(profile.path, {
     executablePath: CHROMIUM_PATH,
     headless: true,
     bypassCSP: options.bypassCSP ?? false,
@@ -21,7 +24,7 @@ export async function openBrowser(
     context,
     close: async () => {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      profile.remove();
     },
   };
 }
@@ -45,12 +48,19 @@ export function browserSuite(
   });
   afterEach(async ({ task }) => {
     if (task.result?.state !== "fail") return;
-    for (const page of suite.context.pages()) {
+    // Not the blank page a persistent context opens with.
+    const pages = suite.context.pages().filter((page) => page.url() !== "about:blank");
+    for (const [index, page] of pages.entries()) {
       const text = await page
         .locator("body")
         .innerText()
         .catch(() => "(no body)");
-      console.error(`page at ${page.url()}:\n${text.slice(0, 800)}`);
+      const file = `${basename(task.file.name, ".test.ts")}--${task.name.replace(/[^\w-]+/g, "-")}--${index}.png`;
+      const shot = await page
+        .screenshot({ path: join(SCREENSHOT_DIR, file), fullPage: true })
+        .then(() => join(SCREENSHOT_DIR, file))
+        .catch(() => "(no screenshot)");
+      console.error(`page at ${page.url()} (${shot}):\n${text.slice(0, 800)}`);
     }
     console.error(
       `last server log lines:\n${suite.server.logs

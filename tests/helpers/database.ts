@@ -1,11 +1,10 @@
 /**
- * A fresh, empty database per test server: a temporary SQLite file, or — when TEST_DATABASE_URL is set —
+ * A fresh, empty database per test server: a SQLite file in the run's temp folder, or — when TEST_DATABASE_URL is set —
  * a new Postgres database created beside it and dropped afterwards.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { tempDir } from "./temp";
 
 export interface TestDatabase {
   url: string;
@@ -16,12 +15,8 @@ export interface TestDatabase {
 export async function freshDatabase(): Promise<TestDatabase> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
-    const dir = mkdtempSync(join(tmpdir(), "atrium-test-"));
-    return {
-      url: `file:${join(dir, "atrium.db")}`,
-      dialect: "sqlite",
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
+    const dir = tempDir("atrium-db");
+    return { url: `file:${join(dir.path, "atrium.db")}`, dialect: "sqlite", drop: async () => dir.remove() };
   }
   const name = `atrium_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: base });

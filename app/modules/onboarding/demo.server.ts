@@ -5,8 +5,9 @@
  * `npm run db:seed` (the CLI).
  */
 import type { Db } from "~db/client";
-import { createUser, findUserByEmail } from "~/modules/accounts/users.server";
-import { createWorkspace } from "~/modules/tenancy/workspaces.server";
+import { createUser, findCredentials } from "~/modules/accounts/users.server";
+import { verifyPassword } from "~/modules/auth/password.server";
+import { createWorkspace, findWorkspaceBySlug } from "~/modules/tenancy/workspaces.server";
 
 export const DEMO_OPERATOR = { email: "demo@atrium.test", password: "atrium-demo-password" } as const;
 export const DEMO_WORKSPACE = { name: "Harbor Bakery", slug: "harbor-bakery" } as const;
@@ -27,6 +28,23 @@ export async function seedDemo(db: Db): Promise<boolean> {
   return true;
 }
 
-export async function demoOperatorExists(db: Db): Promise<boolean> {
-  return (await findUserByEmail(db, DEMO_OPERATOR.email)) !== undefined;
+/** What the start-up banner may say about the demo: nothing once the account is gone. */
+export interface DemoState {
+  email: string;
+  /** Whether the account still opens with the published demo password (the banner then repeats it). */
+  demoPassword: boolean;
+  /** The demo workspace's site slug, while it still exists and belongs to the demo operator. */
+  siteSlug?: string;
+}
+
+export async function demoState(db: Db): Promise<DemoState | undefined> {
+  const account = await findCredentials(db, DEMO_OPERATOR.email);
+  if (!account) return undefined;
+  const workspace = await findWorkspaceBySlug(db, DEMO_WORKSPACE.slug);
+  return {
+    email: account.email,
+    // One scrypt check per start: an operator who changed the password must not see the old one advertised.
+    demoPassword: await verifyPassword(DEMO_OPERATOR.password, account.password_hash),
+    siteSlug: workspace?.owner_user_id === account.id ? workspace.slug : undefined,
+  };
 }

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../tests/helpers/temp";
 import { createSecretBox, loadAppKey } from "./secret-box.server";
 
 describe("secret box", () => {
@@ -23,12 +23,17 @@ describe("secret box", () => {
   });
 
   it("generates the key file once, private to its owner, and reads it back", () => {
-    const path = join(mkdtempSync(join(tmpdir(), "atrium-key-")), "nested", "app.key");
-    const first = loadAppKey({ APP_KEY_FILE: path });
-    expect(first).toHaveLength(32);
-    expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(loadAppKey({ APP_KEY_FILE: path }).equals(first)).toBe(true);
-    expect(Buffer.from(readFileSync(path, "utf8").trim(), "base64").equals(first)).toBe(true);
+    const dir = tempDir("atrium-key");
+    try {
+      const path = join(dir.path, "nested", "app.key");
+      const first = loadAppKey({ APP_KEY_FILE: path });
+      expect(first).toHaveLength(32);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(loadAppKey({ APP_KEY_FILE: path }).equals(first)).toBe(true);
+      expect(Buffer.from(readFileSync(path, "utf8").trim(), "base64").equals(first)).toBe(true);
+    } finally {
+      dir.remove();
+    }
   });
 
   it("prefers APP_KEY, and names a malformed one", () => {
