@@ -8,7 +8,10 @@ export const loader = apiRoute({
   caller: "trigger",
   POST: {
     summary: "Start a run of the SOP (id or slug), signed with its trigger's secret",
-    description: "Each signature is accepted once; a replay or a timestamp outside the window is a 401.",
+    description:
+      "Each signature is accepted once; a replay or a timestamp outside the window is a 401. A 429 means the " +
+      "trigger's rate limit (X-RateLimit-* headers) or the workspace's queue of runs is full: retry the same " +
+      "request after Retry-After, or sign it afresh once its timestamp is too old.",
     input: TriggerBody,
     output: AcceptedTriggerSchema,
     status: 202,
