@@ -9,7 +9,8 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpsServer } from "node:https";
 import { createServer } from "node:net";
 import os from "node:os";
 import { join, resolve } from "node:path";
@@ -322,7 +323,7 @@ async function startReference(script, probe) {
   return { child, baseUrl };
 }
 
-async function startAtrium() {
+async function startAtrium(extraEnv = {}) {
   const port = await freePort();
   const dir = mkdtempSync(join(os.tmpdir(), "atrium-bench-"));
   tempDirs.add(dir);
@@ -335,6 +336,7 @@ async function startAtrium() {
     SEED_DEMO: "true",
     LOG_LEVEL: "silent",
     COOKIE_SECURE: "false",
+    ...extraEnv,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilReady(child, `${baseUrl}/api/health`, "Atrium");
@@ -507,6 +509,207 @@ under 1 ms). Regenerate with \`npm run bench\`.
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Fairness: one workspace's run while another workspace has a backlog of slow runs (ADR 010, "Jobs").
+
+/**
+ * Workspace A queues `backlog` runs whose one step calls a loopback endpoint answering after `slowMs`; workspace B
+ * then triggers one run whose step answers at once. B's latency runs from sending its trigger to reading its run
+ * as succeeded. Measured `alone` times with nothing else queued, then `rounds` times behind A's backlog (each
+ * round waits for A's runs to finish). About 10 s per round with the defaults; loopback only.
+ */
+const FAIRNESS = { backlog: 12, slowMs: 1_000, alone: 5, rounds: 3, pollMs: 5 };
+const FAIRNESS_HEADING = "## One workspace's run behind another's backlog";
+
+/**
+ * The SOPs' step target, on loopback: `/slow` answers after FAIRNESS.slowMs, anything else at once. HTTPS, because
+ * a production server calls only https: URLs: a certificate for 127.0.0.1 made with openssl for this run, which
+ * Atrium trusts through NODE_EXTRA_CA_CERTS (`caFile`).
+ */
+async function startStepTarget() {
+  const dir = mkdtempSync(join(os.tmpdir(), "atrium-bench-target-"));
+  tempDirs.add(dir);
+  const [keyFile, caFile] = [join(dir, "key.pem"), join(dir, "cert.pem")];
+  const made = spawnSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"].concat([
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      keyFile,
+      "-out",
+      caFile,
+    ]),
+    { encoding: "utf8" },
+  );
+  if (made.status !== 0) throw new Error(`openssl could not make the step target's certificate:\n${made.stderr}`);
+  const server = createHttpsServer({ key: readFileSync(keyFile), cert: readFileSync(caFile) }, (request, response) => {
+    request.resume();
+    request.on("end", () => {
+      const answer = () => {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end("{}");
+      };
+      if (request.url.startsWith("/slow")) setTimeout(answer, FAIRNESS.slowMs);
+      else answer();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `https://127.0.0.1:${server.address().port}`,
+    caFile,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** A workspace of the demo operator with one SOP (one `http_request` step to `url`) and its trigger. */
+async function fairnessWorkspace(session, name, url) {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const created = await session.post("/?index", { intent: "create", name, slug });
+  if (created.status !== 302) throw new Error(`could not create the workspace ${name}: ${created.status}`);
+  const sop = await session.post("/settings/sops?index", { name, slug: `${slug}-sop`, description: "" });
+  const id = /\/settings\/sops\/([0-9A-Z]{26})/.exec(sop.headers.get("location") ?? "")?.[1];
+  if (!id) throw new Error(`could not create the SOP of ${name}: ${sop.status}`);
+  const saved = await session.post(`/settings/sops/${id}`, {
+    intent: "save",
+    name,
+    slug: `${slug}-sop`,
+    description: "",
+    callbackUrl: "",
+    "step.0.type": "http_request",
+    "step.0.method": "POST",
+    "step.0.url": url,
+    "step.0.body": "{}",
+  });
+  if (saved.status !== 200) throw new Error(`could not save the steps of ${name}: ${saved.status}`);
+  const page = await (await session.post(`/settings/sops/${id}`, { intent: "create-trigger" })).text();
+  const secret = /data-testid="trigger-secret">([^<]+)</.exec(page)?.[1];
+  if (!secret) throw new Error(`no trigger secret for ${name}`);
+  return { id, sign: signer(secret) };
+}
+
+async function fire(baseUrl, sop) {
+  const { body, headers } = sop.sign();
+  const response = await fetch(`${baseUrl}/api/sops/${sop.id}/trigger`, { method: "POST", headers, body });
+  const answer = await response.json();
+  if (response.status !== 202) throw new Error(`a trigger answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer.statusUrl;
+}
+
+async function runStatus(baseUrl, session, statusUrl) {
+  const response = await fetch(baseUrl + statusUrl, { headers: { cookie: session.cookie() } });
+  if (response.status !== 200) throw new Error(`${statusUrl} answered ${response.status}`);
+  return (await response.json()).status;
+}
+
+/** Milliseconds from B's trigger to its run read as succeeded. */
+async function latencyOfB(baseUrl, session, sopB) {
+  const started = performance.now();
+  const statusUrl = await fire(baseUrl, sopB);
+  for (;;) {
+    const status = await runStatus(baseUrl, session, statusUrl);
+    if (status === "succeeded") return performance.now() - started;
+    if (status === "failed") throw new Error(`B's run failed: ${statusUrl}`);
+    if (performance.now() - started > 60_000) throw new Error("B's run did not finish within a minute");
+    await sleep(FAIRNESS.pollMs);
+  }
+}
+
+async function waitForRuns(baseUrl, session, statusUrls) {
+  const deadline = Date.now() + 120_000;
+  for (const statusUrl of statusUrls) {
+    while ((await runStatus(baseUrl, session, statusUrl)) !== "succeeded") {
+      if (Date.now() > deadline) throw new Error(`A's run ${statusUrl} did not finish`);
+      await sleep(50);
+    }
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function measureFairness() {
+  const target = await startStepTarget();
+  // Its own server and database: the load targets' runs must not be in the queue.
+  const atrium = await startAtrium({ OUTBOUND_ALLOW_PRIVATE: "true", NODE_EXTRA_CA_CERTS: target.caFile });
+  try {
+    const session = await consoleSession(atrium.baseUrl);
+    const sopA = await fairnessWorkspace(session, "Bench A", `${target.url}/slow`);
+    const sopB = await fairnessWorkspace(session, "Bench B", `${target.url}/fast`);
+    process.stdout.write("fairness: B alone… ");
+    const alone = [];
+    for (let i = 0; i < FAIRNESS.alone; i++) alone.push(await latencyOfB(atrium.baseUrl, session, sopB));
+    process.stdout.write(`B behind A's ${FAIRNESS.backlog} slow runs… `);
+    const behind = [];
+    for (let round = 0; round < FAIRNESS.rounds; round++) {
+      const backlog = [];
+      for (let i = 0; i < FAIRNESS.backlog; i++) backlog.push(await fire(atrium.baseUrl, sopA));
+      behind.push(await latencyOfB(atrium.baseUrl, session, sopB));
+      await waitForRuns(atrium.baseUrl, session, backlog);
+    }
+    const result = { alone: median(alone), behind: median(behind), concurrency: 2 };
+    console.log(`${Math.round(result.alone)} ms alone, ${Math.round(result.behind)} ms behind the backlog`);
+    return result;
+  } finally {
+    await stopChild(atrium.child);
+    await target.close();
+  }
+}
+
+function fairnessSection(result) {
+  const { backlog, slowMs, alone, rounds } = FAIRNESS;
+  const ms = (value) => String(Math.round(value));
+  const fifo = Math.ceil(backlog / result.concurrency) * slowMs;
+  const table = markdownTable(
+    ["B's one-step run", "runs", "latency, median ms", "ratio vs B alone"],
+    [
+      ["alone", String(alone), ms(result.alone), "1.00"],
+      [
+        `behind A's ${backlog} runs of ${slowMs} ms`,
+        String(rounds),
+        ms(result.behind),
+        (result.behind / result.alone).toFixed(2),
+      ],
+      [
+        "(a single FIFO queue would make it wait for all of A's runs: computed)",
+        "–",
+        `≈ ${fifo}`,
+        (fifo / result.alone).toFixed(2),
+      ],
+    ],
+    [false, true, true, true],
+  );
+  return `${FAIRNESS_HEADING}
+
+- Date: ${new Date().toISOString()}
+- Workspace A queues ${backlog} runs whose one step calls a loopback endpoint answering after ${slowMs} ms; workspace B
+  then triggers one run whose step answers at once. Latency: from sending B's trigger to reading its run as succeeded
+  (polled every ${FAIRNESS.pollMs} ms), on one node with the default 2 job slots. Not a throughput measure: no ratio
+  to the reference applies.
+
+${table}
+
+Claims are fair across workspaces (ADR 010, "Jobs"): B's run takes the first slot that frees, ahead of A's older
+runs. A running job is never interrupted, so behind the backlog B waits for the first of A's runs in hand to
+finish: about one slow step (${slowMs} ms here), not the whole backlog. Regenerate this section alone with
+\`BENCH_ONLY=fairness npm run bench\`.
+`;
+}
+
+/** Replaces the fairness section of RESULTS.md (or appends it), leaving the load results as they are. */
+function writeFairnessSection(section) {
+  const file = join(ROOT, "bench", "RESULTS.md");
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Atrium load benchmark\n";
+  const at = current.indexOf(FAIRNESS_HEADING);
+  const before = (at >= 0 ? current.slice(0, at) : current).trimEnd();
+  writeFileSync(file, `${before}\n\n${section}`);
+}
+// ---------------------------------------------------------------------------------------------------------------
 
 async function main() {
   const options = {
@@ -520,6 +723,14 @@ async function main() {
     console.log("Building Atrium (the build is missing or older than the sources)…");
     const { buildAll } = await import("../scripts/build.mjs");
     await buildAll({ quiet: true });
+  }
+
+  const only = process.env.BENCH_ONLY ?? "";
+  if (only && only !== "fairness") throw new Error(`BENCH_ONLY must be "fairness" or empty, got "${only}"`);
+  if (only === "fairness") {
+    writeFairnessSection(fairnessSection(await measureFairness()));
+    console.log("Wrote the fairness section of bench/RESULTS.md");
+    return;
   }
 
   prepareReference();
@@ -559,7 +770,8 @@ async function main() {
     throw new Error(`The measured pass was not clean, so bench/RESULTS.md was not written:\n${details}`);
   }
 
-  writeFileSync(join(ROOT, "bench", "RESULTS.md"), resultsDocument(table, options));
+  const fairness = fairnessSection(await measureFairness());
+  writeFileSync(join(ROOT, "bench", "RESULTS.md"), `${resultsDocument(table, options)}\n${fairness}`);
   console.log("Wrote bench/RESULTS.md");
 }
 

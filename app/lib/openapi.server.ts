@@ -83,7 +83,7 @@ const ErrorBody = z
 const header = (description: string, type: "integer" | "string" = "integer") => ({ description, schema: { type } });
 
 const HEADERS: Record<string, Json> = {
-  "X-RateLimit-Limit": header("Requests allowed per hour for this key or app (the plan's limit)"),
+  "X-RateLimit-Limit": header("Requests allowed per hour for this key, app or SOP trigger (the plan's limit)"),
   "X-RateLimit-Remaining": header("Requests left in the current hour"),
   "X-RateLimit-Reset": header("When the hourly window resets, in Unix seconds"),
   "Retry-After": header("Seconds to wait before the next request is admitted"),
@@ -145,7 +145,8 @@ const CALLERS: Partial<Record<CallerType, { security: Json[]; errors: number[]; 
   public: { security: [], errors: [] },
   integrator: { security: [{ bearer: [] }], errors: [401, 403, 429], rateLimited: true },
   // Both headers together: one requirement object.
-  trigger: { security: [{ sopTimestamp: [], sopSignature: [] }], errors: [401, 404, 429] },
+  // Rate-limited per trigger when the owner's plan limits triggers (ADR 010, "Limits").
+  trigger: { security: [{ sopTimestamp: [], sopSignature: [] }], errors: [401, 404, 429], rateLimited: true },
   operator: { security: [{ bearer: [] }, { consoleSession: [] }], errors: [401, 403, 429] },
 };
 

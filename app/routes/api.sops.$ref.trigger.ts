@@ -10,7 +10,9 @@ export const loader = apiRoute({
     summary: "Start a run of the SOP (id or slug), signed with its trigger's secret",
     description:
       "Each signature queues one run: an identical copy of an accepted request answers 202 with the same run and " +
-      "Idempotent-Replayed: true; a timestamp outside the window is a 401.",
+      "Idempotent-Replayed: true; a timestamp outside the window is a 401. A 429 means the trigger's rate limit " +
+      "(X-RateLimit-* headers) or the workspace's queue of runs is full: retry the same request after Retry-After, " +
+      "or sign it afresh once its timestamp is too old.",
     input: TriggerBody,
     output: AcceptedTriggerSchema,
     status: 202,

@@ -1,7 +1,9 @@
 /**
  * Owned by `app/modules/sops` (SOPs, their triggers, verification failures, the replay store and runs).
- * Created in 0005-sops; 0010 added cancelled runs and the replay record's run.
+ * Created in 0005-sops; 0010 added cancelled runs and the replay record's run; `sop_trigger_rate_windows`
+ * (each trigger's hourly and burst windows, in the token API's shape) came in 0011-sops-trigger-limits.
  */
+import type { ApiRateWindowsTable } from "./rate-limit";
 
 export interface SopsTable {
   id: string;
@@ -81,4 +83,5 @@ export interface SopsTables {
   sop_verification_failures: SopVerificationFailuresTable;
   sop_signature_replays: SopSignatureReplaysTable;
   sop_runs: SopRunsTable;
+  sop_trigger_rate_windows: ApiRateWindowsTable;
 }

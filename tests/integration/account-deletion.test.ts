@@ -136,7 +136,15 @@ describe("deleting an account", () => {
     ).id;
     const ownedId = await workspaceId("leaving-ltd");
     const emailKey = createHash("sha256").update(leaving.email).digest("base64url");
-    const needles = [userId, ownedId, leaving.email, emailKey, keyId, grantId, ownClientId];
+    // The trigger's id names its rate-limit windows (ADR 010, "Limits"), which go with it.
+    const triggerId = (
+      await server.db
+        .selectFrom("sop_triggers")
+        .select("id")
+        .where("workspace_id", "=", ownedId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const needles = [userId, ownedId, leaving.email, emailKey, keyId, grantId, ownClientId, triggerId];
     const before = await rowsMentioning(needles);
     expect(new Set(before.map((r) => r.table))).toEqual(
       new Set([
@@ -151,6 +159,7 @@ describe("deleting an account", () => {
         "sops",
         "sop_triggers",
         "sop_runs",
+        "sop_trigger_rate_windows",
         "jobs",
         "oauth_clients",
         "oauth_grants",

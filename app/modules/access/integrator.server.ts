@@ -14,7 +14,7 @@ import { apiKeyVerifier, type BearerVerifier, type Integrator } from "~/modules/
 import { oauthAccessTokenVerifier } from "~/modules/oauth/access-tokens.server";
 import { connectedAppsOf } from "~/modules/oauth/connected-apps.server";
 import type { Scope as OAuthScope } from "~/modules/oauth/scopes";
-import type { RateLimitState } from "~/modules/rate-limit/api-rate-limit.server";
+import { rateLimitHeaders, type RateLimitState } from "~/modules/rate-limit/api-rate-limit.server";
 
 /** Writing last_used_at on every call would add a write per request; once a minute is precise enough. */
 const LAST_USED_PRECISION_MS = 60_000;
@@ -56,20 +56,15 @@ export async function authenticateIntegrator(
 
   const { id, lastUsedAt, kind } = integrator.credential;
   const limiter = kind === "oauth" ? context.services.oauthRateLimit : context.services.apiRateLimit;
-  const rateLimitHeaders = (state: RateLimitState) =>
-    setResponseHeaders(context, {
-      "X-RateLimit-Limit": String(state.limit),
-      "X-RateLimit-Remaining": String(state.remaining),
-      "X-RateLimit-Reset": String(state.reset),
-    });
+  const report = (state: RateLimitState) => setResponseHeaders(context, rateLimitHeaders(state));
   // A suspended account is refused before anything is counted, so its answer stays 403 whatever its usage.
   if (integrator.user.status !== "active") {
-    rateLimitHeaders((await limiter.peek([id], integrator.limits)).get(id)!);
+    report((await limiter.peek([id], integrator.limits)).get(id)!);
     throw forbidden();
   }
   if (integrator.credential.kind === "oauth") requireScope(integrator.credential.scopes, scope);
   const state = await limiter.consume(id, integrator.limits);
-  rateLimitHeaders(state);
+  report(state);
   if (state.retryAfter !== undefined) throw rateLimited(state.retryAfter);
   if (!lastUsedAt || now().getTime() - Date.parse(lastUsedAt) > LAST_USED_PRECISION_MS) {
     const { db } = context.services;

@@ -1,7 +1,8 @@
 /**
  * The durable job queue (DESIGN "Shared services: jobs"): a `jobs` table and an in-process runner. A job is
  * written in the same transaction as the thing it works on (a run and its job commit together), so a job is
- * never lost and never orphaned. Runners claim due jobs under a lease (db/job-claims.ts), extend the lease
+ * never lost and never orphaned. Runners claim due jobs under a lease, in turns across workspaces so one
+ * workspace's backlog does not hold back another's jobs (db/job-claims.ts), extend the lease
  * while they work, and finish only while they still hold it. A runner that dies loses its lease and another
  * takes the job over: delivery is at least once, so handlers make their effects idempotent.
  */

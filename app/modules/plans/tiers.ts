@@ -16,13 +16,43 @@ export interface TierPlan extends RateLimits {
   label: string;
   /** Keys that may be active at once; null = no limit. */
   maxActiveApiKeys: number | null;
+  /**
+   * Each SOP trigger's allowance of accepted requests, by the token API's rule (an hourly window and a
+   * 60-second burst window; docs/decisions/010-sops.md); null = not limited.
+   */
+  sopTrigger: RateLimits | null;
+  /** Runs of one workspace that may wait in the queue (queued or waiting for a retry); null = no cap. */
+  maxQueuedRuns: number | null;
 }
 
 export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
-  free: { label: "Free", perHour: 100, burst: 20, maxActiveApiKeys: 3 },
-  pro: { label: "Pro", perHour: 1_000, burst: 100, maxActiveApiKeys: 25 },
+  free: {
+    label: "Free",
+    perHour: 100,
+    burst: 20,
+    maxActiveApiKeys: 3,
+    sopTrigger: { perHour: 1_000, burst: 60 },
+    maxQueuedRuns: 100,
+  },
+  pro: {
+    label: "Pro",
+    perHour: 1_000,
+    burst: 100,
+    maxActiveApiKeys: 25,
+    sopTrigger: { perHour: 10_000, burst: 600 },
+    maxQueuedRuns: 1_000,
+  },
   // Enterprise limits are set per account with `npm run admin -- users:set-limits`; these are the defaults.
-  enterprise: { label: "Enterprise", perHour: 10_000, burst: 1_000, maxActiveApiKeys: null },
+  // Its triggers are not rate-limited (the operator sizes the deployment for its own customer); its queue is
+  // capped all the same, because every claim ranks the due backlog (db/job-claims.ts).
+  enterprise: {
+    label: "Enterprise",
+    perHour: 10_000,
+    burst: 1_000,
+    maxActiveApiKeys: null,
+    sopTrigger: null,
+    maxQueuedRuns: 10_000,
+  },
 };
 
 export function rateLimitsOf(account: {

@@ -38,6 +38,13 @@ interface Windows {
   admitted: number;
 }
 
+/** The X-RateLimit-* headers of a window (GitHub's names), on every response of a rate-limited caller. */
+export const rateLimitHeaders = (state: RateLimitState): Record<string, string> => ({
+  "X-RateLimit-Limit": String(state.limit),
+  "X-RateLimit-Remaining": String(state.remaining),
+  "X-RateLimit-Reset": String(state.reset),
+});
+
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 function hourly(limits: RateLimits, row: Pick<Windows, "hour_start" | "hour_count"> | undefined, at: number) {
@@ -52,12 +59,13 @@ function hourly(limits: RateLimits, row: Pick<Windows, "hour_start" | "hour_coun
 }
 
 /**
- * `table`: the API keys' windows, or those of OAuth grants (one row per key or grant; the same columns). The
- * table name is one of these two constants, never input.
+ * `table`: the API keys' windows, those of OAuth grants, or those of SOP triggers (one row per key, grant or
+ * trigger; the same columns). The table name is one of these constants, never input. `db` may be a
+ * transaction: a count made there is undone with it.
  */
 export function createApiRateLimit(
   db: Db,
-  table: "api_rate_windows" | "oauth_rate_windows" = "api_rate_windows",
+  table: "api_rate_windows" | "oauth_rate_windows" | "sop_trigger_rate_windows" = "api_rate_windows",
 ): ApiRateLimit {
   const t = sql.table(table);
   return {

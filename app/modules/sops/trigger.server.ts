@@ -13,9 +13,12 @@ import { isUniqueViolation } from "~db/client";
 import { now } from "~/lib/clock.server";
 import { sha256Hex } from "~/lib/hash.server";
 import { conflict, invalid, issuesOf, unauthenticated } from "~/lib/errors";
+import { setResponseHeaders } from "~/lib/http.server";
+import { rateLimitHeaders } from "~/modules/rate-limit/api-rate-limit.server";
 import { queueRun } from "./runs.server";
 import { FAILURE_MESSAGES } from "./signature.server";
 import { type findSopForTrigger, triggersOf } from "./sop-triggers.server";
+import { admitTriggeredRun } from "./trigger-limits.server";
 
 export const TriggerBody = z.object({ input: z.record(z.string(), z.unknown()) }).strict();
 
@@ -158,6 +161,9 @@ export async function acceptTrigger(
         .insertInto("sop_signature_replays")
         .values({ signature_hash: signatureHash, expires_at: expiresAt, run_id: queued })
         .execute();
+      await admitTriggeredRun(trx, sop, sop.trigger_id, (state) =>
+        setResponseHeaders(context, rateLimitHeaders(state)),
+      );
       await triggers.markUsed(sop.trigger_id, trx);
     });
   } catch (error) {
