@@ -83,6 +83,38 @@ function isCrossSite(req: Request): boolean {
   return origin !== undefined && hostOf(origin) !== host;
 }
 
+/** How long a refused body may keep its connection open while it is read and discarded (item 10 of issue 12). */
+const DRAIN_MS = 10_000;
+
+/**
+ * Reads and discards what is left of a request body once its answer is sent, so the client reads the answer
+ * (a 413, say). Otherwise Node either closes the connection under a client still sending (when the answer
+ * says `Connection: close`) or, when a route stopped reading midway (the streaming 413), leaves the rest
+ * unread until the keep-alive timeout closes it; either way the kernel resets a socket closed with unread
+ * bytes, and the reset destroys the answer the client has not read yet (ECONNRESET, EPIPE). Bounded: past
+ * `maxBytes` or `DRAIN_MS` the connection is dropped, so a refused upload cannot hold it forever.
+ */
+function drainUnreadBody(maxBodyBytes: number) {
+  const maxBytes = Math.max(4 * maxBodyBytes, 16 * 1024 * 1024);
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.once("finish", () => {
+      if (req.complete || req.destroyed) return;
+      const drop = () => req.socket.destroy();
+      const timer = setTimeout(drop, DRAIN_MS).unref();
+      let discarded = 0;
+      // A half-read body still feeds the stream the route gave up on: take it over, keep nothing.
+      req.removeAllListeners("data");
+      req.on("data", (chunk: Buffer) => {
+        discarded += chunk.length;
+        if (discarded > maxBytes) drop();
+      });
+      req.once("close", () => clearTimeout(timer));
+      req.resume();
+    });
+    next();
+  };
+}
+
 type AppEntry = { bootstrap(options?: BootstrapOptions): Promise<AppRuntime> };
 
 /** The project root, whether this runs from source (tsx server.ts) or compiled (build/server.js). */
@@ -132,6 +164,7 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", http.trustProxy);
+  app.use(drainUnreadBody(http.maxBodyBytes));
 
   // Without a trusted proxy, forwarded headers are whatever the client typed: drop them before anyone reads them.
   if (http.trustProxy === false) {
@@ -198,10 +231,11 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   app.use(compression());
 
   // Oversized bodies are refused before anything buffers them; routes that read JSON enforce it while streaming too.
+  // No `Connection: close`: the connection stays open while drainUnreadBody discards the body, so the client
+  // reads this answer instead of a reset.
   app.use((req: Request, res: Response, next: NextFunction) => {
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared <= http.maxBodyBytes) return next();
-    res.setHeader("Connection", "close");
     refuse(req, res, 413, `The request body exceeds the limit of ${http.maxBodyBytes} bytes`);
   });
 

@@ -148,7 +148,7 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Bu
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      // Stop reading but leave the socket to Node, which discards the rest after the 413 is sent; cancelling
+      // Stop reading but leave the socket open: server.ts discards the rest once the 413 is sent. Cancelling
       // would reset the connection and the client would never read the answer.
       reader.releaseLock();
       throw tooLarge();
