@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Server as NetServer, type AddressInfo } from "node:net";
 import { basename, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -115,6 +115,56 @@ function drainUnreadBody(maxBodyBytes: number) {
   };
 }
 
+/**
+ * Graceful shutdown of the HTTP side (issue 12, item 11). Node's `server.close()` also destroys every idle
+ * keep-alive connection at once, and a connection accepted just before the signal counts as idle until its
+ * request is parsed: a request already on its way on one of them was reset. Here the port is closed (new
+ * connections are refused), every answer from then on says `Connection: close` (Node closes each
+ * connection after its answer), and connections that stay idle are closed only once a short grace has
+ * passed and no request is in flight, so what arrives meanwhile is answered. `timeoutMs` bounds it all:
+ * then every connection is cut.
+ */
+const IDLE_GRACE_MS = 1_000;
+
+function gracefulShutdown() {
+  const inFlight = new Set<Response>();
+  let draining = false;
+  let closeIdle: (() => void) | undefined;
+
+  const track = (_req: Request, res: Response, next: NextFunction) => {
+    if (draining) res.setHeader("Connection", "close");
+    inFlight.add(res);
+    res.once("close", () => {
+      inFlight.delete(res);
+      // After Node's own handling of the finished answer, so its connection is idle by then.
+      if (closeIdle) setImmediate(closeIdle);
+    });
+    next();
+  };
+
+  const drain = async (server: Server, timeoutMs: number): Promise<void> => {
+    draining = true;
+    for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+    // net's close, not http's: stop accepting without destroying idle connections (see above).
+    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+    const grace = setTimeout(
+      () => {
+        closeIdle = () => {
+          if (inFlight.size === 0) server.closeIdleConnections();
+        };
+        closeIdle();
+      },
+      Math.min(IDLE_GRACE_MS, timeoutMs / 2),
+    );
+    const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    await closed;
+    clearTimeout(grace);
+    clearTimeout(deadline);
+  };
+
+  return { track, drain };
+}
+
 type AppEntry = { bootstrap(options?: BootstrapOptions): Promise<AppRuntime> };
 
 /** The project root, whether this runs from source (tsx server.ts) or compiled (build/server.js). */
@@ -165,6 +215,8 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   app.disable("x-powered-by");
   app.set("trust proxy", http.trustProxy);
   app.use(drainUnreadBody(http.maxBodyBytes));
+  const shutdown = gracefulShutdown();
+  app.use(shutdown.track);
 
   // Without a trusted proxy, forwarded headers are whatever the client typed: drop them before anyone reads them.
   if (http.trustProxy === false) {
@@ -307,14 +359,7 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
       }),
     close: () =>
       (closing ??= (async () => {
-        if (server) {
-          const s = server;
-          const drained = new Promise<void>((resolve) => s.close(() => resolve()));
-          s.closeIdleConnections();
-          const timer = setTimeout(() => s.closeAllConnections(), http.shutdownTimeoutMs);
-          await drained;
-          clearTimeout(timer);
-        }
+        if (server) await shutdown.drain(server, http.shutdownTimeoutMs);
         await vite?.close();
         await runtime.close();
       })()),
@@ -333,15 +378,24 @@ export async function main() {
   log.info({ url, database: atrium.runtime.services.dialect, dev }, `Atrium is listening on ${url}`);
 
   const shutdown = (signal: string) => {
+    const timeoutMs = atrium.runtime.http.shutdownTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    const exit = (code: number) =>
+      void atrium.runtime.endLogs(Math.max(0, deadline - Date.now())).finally(() => process.exit(code));
+    // Whatever hangs below (a request, the database, the log reader), the process is gone by the deadline.
+    setTimeout(() => {
+      log.error({ signal, timeoutMs }, "shutdown did not finish within SHUTDOWN_TIMEOUT_MS: exiting anyway");
+      void atrium.runtime.endLogs(0).finally(() => process.exit(1));
+    }, timeoutMs).unref();
     log.info({ signal }, "shutting down: draining requests");
     atrium.close().then(
       () => {
         log.info("stopped");
-        process.exit(0);
+        exit(0);
       },
       (error: unknown) => {
         log.error({ err: error }, "error during shutdown");
-        process.exit(1);
+        exit(1);
       },
     );
   };

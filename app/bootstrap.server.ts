@@ -11,6 +11,7 @@ import { DEMO_OPERATOR, demoOperatorExists, seedDemo } from "~/modules/onboardin
 import type { AppRuntime, AppServices, RequestScope } from "~/lib/context";
 import type { AtriumModule, ModuleContributions } from "~/lib/module";
 import { parseEnv } from "~/lib/env.server";
+import { stdoutLogDestination } from "~/lib/log-destination.server";
 import { errorBody } from "~/lib/http.server";
 import { MODULES } from "~/modules/manifest.server";
 import { version } from "../package.json";
@@ -24,7 +25,8 @@ export interface BootstrapOptions {
 
 export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRuntime> {
   const env = parseEnv({ ...process.env, ...options.env });
-  const logger = options.logger ?? pino({ level: env.LOG_LEVEL, base: { service: "atrium" } });
+  const stdout = options.logger ? undefined : stdoutLogDestination();
+  const logger = options.logger ?? pino({ level: env.LOG_LEVEL, base: { service: "atrium" } }, stdout!.destination);
   const handle = openDatabase(env.DATABASE_URL, { poolSize: env.DATABASE_POOL_SIZE });
   try {
     const applied = await migrateToLatest(handle.db);
@@ -83,6 +85,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
         maxBodyBytes: env.MAX_BODY_BYTES,
       },
       errorBody,
+      endLogs: (timeoutMs: number) => stdout?.end(timeoutMs) ?? Promise.resolve(),
       createLoadContext: (request: RequestScope) => ({ services, request }),
       close: async () => {
         for (const module of [...MODULES].reverse()) await module.stop?.(services);

@@ -71,6 +71,11 @@ export interface AppRuntime {
   };
   /** The error contract's body, for errors server.ts answers before Remix runs (oversized bodies). */
   errorBody(statusCode: number, message: string): { error: string; message: string; statusCode: number };
+  /**
+   * Writes out the log lines still buffered (waiting at most `timeoutMs`) and drops any later one, so that
+   * exiting never waits on the log reader. Called last, right before the process exits.
+   */
+  endLogs(timeoutMs: number): Promise<void>;
   createLoadContext(scope: RequestScope): { services: AppServices; request: RequestScope };
   close(): Promise<void>;
 }

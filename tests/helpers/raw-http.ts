@@ -83,7 +83,8 @@ export function exchange(socket: Socket, host: string, path: string, options: Ra
   ].join("\r\n");
 
   return new Promise<RawResponse>((resolve, reject) => {
-    let buffer = Buffer.alloc(0);
+    if (socket.destroyed || socket.readableEnded) return reject(new Error("the server had closed the connection"));
+    let buffer: Buffer = Buffer.alloc(0);
     let done = false;
     let mayWrite = !expectContinue;
     let sent = 0;
