@@ -7,6 +7,7 @@ import * as m0005 from "./0005-sops";
 import * as m0006 from "./0006-oauth";
 import * as m0007 from "./0007-mail-idempotency-per-workspace";
 import * as m0008 from "./0008-contacts-idempotency-per-workspace";
+import * as m0012 from "./0012-health-probe";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "0006-oauth": m0006,
   "0007-mail-idempotency-per-workspace": m0007,
   "0008-contacts-idempotency-per-workspace": m0008,
+  "0012-health-probe": m0012,
 };

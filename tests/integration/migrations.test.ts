@@ -145,7 +145,8 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
     expect(before.contacts).toHaveLength(4);
     expect(before.mail).toHaveLength(6);
 
-    expect(await migrateToLatest(db)).toEqual([
+    // Later migrations (other tables) run after these two.
+    expect((await migrateToLatest(db)).slice(0, 2)).toEqual([
       "0007-mail-idempotency-per-workspace",
       "0008-contacts-idempotency-per-workspace",
     ]);
@@ -163,7 +164,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
   });
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
-    expect(await migrateTo("0006-oauth")).toEqual([
+    expect((await migrateTo("0006-oauth")).slice(-2)).toEqual([
       "Down 0008-contacts-idempotency-per-workspace Success",
       "Down 0007-mail-idempotency-per-workspace Success",
     ]);
