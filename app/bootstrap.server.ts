@@ -12,6 +12,7 @@ import type { AppRuntime, AppServices, RequestScope } from "~/lib/context";
 import type { AtriumModule, ModuleContributions } from "~/lib/module";
 import { parseEnv } from "~/lib/env.server";
 import { stdoutLogDestination } from "~/lib/log-destination.server";
+import { writeHealth } from "~/lib/write-health.server";
 import { errorBody } from "~/lib/http.server";
 import { MODULES } from "~/modules/manifest.server";
 import { version } from "../package.json";
@@ -59,6 +60,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       logger,
       devServer: options.devServer ?? false,
       ping: () => handle.ping(),
+      writes: writeHealth(() => handle.probeWrite(), logger),
     } as AppServices;
     for (const module of MODULES) Object.assign(services, module.services?.(services, handle));
     const contributions: Partial<ModuleContributions>[] = MODULES.map((m) => m.contributes?.(services) ?? {});
