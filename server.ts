@@ -115,6 +115,9 @@ function drainUnreadBody(maxBodyBytes: number) {
   };
 }
 
+/** How long connections idle at shutdown stay open for a request already on its way (item 11 of issue 12). */
+const IDLE_GRACE_MS = 1_000;
+
 /**
  * Graceful shutdown of the HTTP side (issue 12, item 11). Node's `server.close()` also destroys every idle
  * keep-alive connection at once, and a connection accepted just before the signal counts as idle until its
@@ -124,8 +127,6 @@ function drainUnreadBody(maxBodyBytes: number) {
  * passed and no request is in flight, so what arrives meanwhile is answered. `timeoutMs` bounds it all:
  * then every connection is cut.
  */
-const IDLE_GRACE_MS = 1_000;
-
 function gracefulShutdown() {
   const inFlight = new Set<Response>();
   let draining = false;
