@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Server as NetServer, type AddressInfo } from "node:net";
 import { basename, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -127,6 +127,89 @@ function isCrossSite(req: Request): boolean {
   return origin !== undefined && hostOf(origin) !== host;
 }
 
+/** How long a refused body may keep its connection open while it is read and discarded (item 10 of issue 12). */
+const DRAIN_MS = 10_000;
+
+/**
+ * Reads and discards what is left of a request body once its answer is sent, so the client reads the answer
+ * (a 413, say). Otherwise Node either closes the connection under a client still sending (when the answer
+ * says `Connection: close`) or, when a route stopped reading midway (the streaming 413), leaves the rest
+ * unread until the keep-alive timeout closes it; either way the kernel resets a socket closed with unread
+ * bytes, and the reset destroys the answer the client has not read yet (ECONNRESET, EPIPE). Bounded: past
+ * `maxBytes` or `DRAIN_MS` the connection is dropped, so a refused upload cannot hold it forever.
+ */
+function drainUnreadBody(maxBodyBytes: number) {
+  const maxBytes = Math.max(4 * maxBodyBytes, 16 * 1024 * 1024);
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.once("finish", () => {
+      if (req.complete || req.destroyed) return;
+      const drop = () => req.socket.destroy();
+      const timer = setTimeout(drop, DRAIN_MS).unref();
+      let discarded = 0;
+      // A half-read body still feeds the stream the route gave up on: take it over, keep nothing.
+      req.removeAllListeners("data");
+      req.on("data", (chunk: Buffer) => {
+        discarded += chunk.length;
+        if (discarded > maxBytes) drop();
+      });
+      req.once("close", () => clearTimeout(timer));
+      req.resume();
+    });
+    next();
+  };
+}
+
+/** How long connections idle at shutdown stay open for a request already on its way (item 11 of issue 12). */
+const IDLE_GRACE_MS = 1_000;
+
+/**
+ * Graceful shutdown of the HTTP side (issue 12, item 11). Node's `server.close()` also destroys every idle
+ * keep-alive connection at once, and a connection accepted just before the signal counts as idle until its
+ * request is parsed: a request already on its way on one of them was reset. Here the port is closed (new
+ * connections are refused), every answer from then on says `Connection: close` (Node closes each
+ * connection after its answer), and connections that stay idle are closed only once a short grace has
+ * passed and no request is in flight, so what arrives meanwhile is answered. `timeoutMs` bounds it all:
+ * then every connection is cut.
+ */
+function gracefulShutdown() {
+  const inFlight = new Set<Response>();
+  let draining = false;
+  let closeIdle: (() => void) | undefined;
+
+  const track = (_req: Request, res: Response, next: NextFunction) => {
+    if (draining) res.setHeader("Connection", "close");
+    inFlight.add(res);
+    res.once("close", () => {
+      inFlight.delete(res);
+      // After Node's own handling of the finished answer, so its connection is idle by then.
+      if (closeIdle) setImmediate(closeIdle);
+    });
+    next();
+  };
+
+  const drain = async (server: Server, timeoutMs: number): Promise<void> => {
+    draining = true;
+    for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+    // net's close, not http's: stop accepting without destroying idle connections (see above).
+    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+    const grace = setTimeout(
+      () => {
+        closeIdle = () => {
+          if (inFlight.size === 0) server.closeIdleConnections();
+        };
+        closeIdle();
+      },
+      Math.min(IDLE_GRACE_MS, timeoutMs / 2),
+    );
+    const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    await closed;
+    clearTimeout(grace);
+    clearTimeout(deadline);
+  };
+
+  return { track, drain };
+}
+
 type AppEntry = { bootstrap(options?: BootstrapOptions): Promise<AppRuntime> };
 
 /** The project root, whether this runs from source (tsx server.ts) or compiled (build/server.js). */
@@ -176,6 +259,9 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", http.trustProxy);
+  app.use(drainUnreadBody(http.maxBodyBytes));
+  const shutdown = gracefulShutdown();
+  app.use(shutdown.track);
 
   // Forwarded headers are whatever the client typed unless the peer is a proxy TRUST_PROXY names: drop them
   // before anyone reads them, so that one present was set by a trusted proxy (Express's own getters agree).
@@ -247,10 +333,11 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   app.use(compression());
 
   // Oversized bodies are refused before anything buffers them; routes that read JSON enforce it while streaming too.
+  // No `Connection: close`: the connection stays open while drainUnreadBody discards the body, so the client
+  // reads this answer instead of a reset.
   app.use((req: Request, res: Response, next: NextFunction) => {
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared <= http.maxBodyBytes) return next();
-    res.setHeader("Connection", "close");
     refuse(req, res, 413, `The request body exceeds the limit of ${http.maxBodyBytes} bytes`);
   });
 
@@ -322,14 +409,7 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
       }),
     close: () =>
       (closing ??= (async () => {
-        if (server) {
-          const s = server;
-          const drained = new Promise<void>((resolve) => s.close(() => resolve()));
-          s.closeIdleConnections();
-          const timer = setTimeout(() => s.closeAllConnections(), http.shutdownTimeoutMs);
-          await drained;
-          clearTimeout(timer);
-        }
+        if (server) await shutdown.drain(server, http.shutdownTimeoutMs);
         await vite?.close();
         await runtime.close();
       })()),
@@ -345,23 +425,33 @@ export async function main() {
   const atrium = await createAtriumServer({ dev });
   const url = await atrium.listen();
   const log = atrium.runtime.services.logger;
-  atrium.runtime.announce(url, { dev });
 
   const shutdown = (signal: string) => {
+    const timeoutMs = atrium.runtime.http.shutdownTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    const exit = (code: number) =>
+      void atrium.runtime.endLogs(Math.max(0, deadline - Date.now())).finally(() => process.exit(code));
+    // Whatever hangs below (a request, the database, the log reader), the process is gone by the deadline.
+    setTimeout(() => {
+      log.error({ signal, timeoutMs }, "shutdown did not finish within SHUTDOWN_TIMEOUT_MS: exiting anyway");
+      void atrium.runtime.endLogs(0).finally(() => process.exit(1));
+    }, timeoutMs).unref();
     log.info({ signal }, "shutting down: draining requests");
     atrium.close().then(
       () => {
         log.info("stopped");
-        process.exit(0);
+        exit(0);
       },
       (error: unknown) => {
         log.error({ err: error }, "error during shutdown");
-        process.exit(1);
+        exit(1);
       },
     );
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
+  // Only once a signal would be handled: whoever reads the banner may stop the server at once.
+  atrium.runtime.announce(url, { dev });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -13,6 +13,8 @@ import { startBanner } from "~/modules/onboarding/start-banner.server";
 import type { AppRuntime, AppServices, RequestScope } from "~/lib/context";
 import type { AtriumModule, ModuleContributions } from "~/lib/module";
 import { parseEnv } from "~/lib/env.server";
+import { stdoutLogDestination } from "~/lib/log-destination.server";
+import { writeHealth } from "~/lib/write-health.server";
 import { errorBody } from "~/lib/http.server";
 import { createProcessLogger, type ProcessLogger } from "~/lib/logger.server";
 import { MODULES } from "~/modules/manifest.server";
@@ -27,10 +29,11 @@ export interface BootstrapOptions {
 
 export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRuntime> {
   const env = parseEnv({ ...process.env, ...options.env });
-  // A caller's logger (tests read its JSON lines) is used as given.
+  // A caller's logger (tests read its JSON lines) is used as given; ours writes to stdout, ended before exit.
+  const stdout = options.logger ? undefined : stdoutLogDestination();
   const output: ProcessLogger = options.logger
     ? { logger: options.logger, format: "json", print: () => {} }
-    : createProcessLogger(env);
+    : createProcessLogger(env, stdout!.destination);
   const logger = output.logger;
   const handle = openDatabase(env.DATABASE_URL, { poolSize: env.DATABASE_POOL_SIZE });
   try {
@@ -71,6 +74,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       logger,
       devServer: options.devServer ?? false,
       ping: () => handle.ping(),
+      writes: writeHealth(() => handle.probeWrite(), logger),
     } as AppServices;
     for (const module of MODULES) Object.assign(services, module.services?.(services, handle));
     const contributions: Partial<ModuleContributions>[] = MODULES.map((m) => m.contributes?.(services) ?? {});
@@ -112,6 +116,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
         if (output.format === "pretty") output.print(banner.text);
         else logger.info(banner.fields, banner.message);
       },
+      endLogs: (timeoutMs: number) => stdout?.end(timeoutMs) ?? Promise.resolve(),
       createLoadContext: (request: RequestScope) => ({ services, request }),
       close: async () => {
         for (const module of [...MODULES].reverse()) await module.stop?.(services);

@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Driver, type SqliteDialectConfig } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
 
@@ -22,6 +22,11 @@ export interface DatabaseHandle {
    */
   sideClient(): { dialect: "sqlite"; client: SQLite.Database } | { dialect: "postgres"; client: pg.Pool };
   ping(): Promise<void>;
+  /**
+   * Rewrites the one row of `health_probe`: rejects when the database cannot write (a full disk, a
+   * read-only volume), which a `select 1` would never notice.
+   */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,6 +76,29 @@ function withStatementCache(client: SQLite.Database, size = 500) {
   };
 }
 
+/**
+ * SQLite rolls a transaction back by itself after some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM…).
+ * Kysely's own rollback then fails with "no transaction is active", and that error replaced the one that
+ * mattered: a full disk answered 500 instead of 503. Roll back only a transaction that is still open.
+ */
+class SqliteDialectKeepingCause extends SqliteDialect {
+  constructor(
+    private readonly client: SQLite.Database,
+    config: SqliteDialectConfig,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      if (this.client.inTransaction) await rollback(connection);
+    };
+    return driver;
+  }
+}
+
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
@@ -79,7 +107,9 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     const path = sqlitePath(url);
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     const client = connectSqlite(path);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(client) }) });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialectKeepingCause(client, { database: withStatementCache(client) }),
+    });
     let side: SQLite.Database | undefined;
     return {
       db,
@@ -88,6 +118,7 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
       ping: async () => {
         await sql`select 1`.execute(db);
       },
+      probeWrite: () => probeWrite(db),
       close: once(async () => {
         await db.destroy();
         if (side?.open) side.close();
@@ -117,8 +148,18 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    probeWrite: () => probeWrite(db),
     close: once(() => db.destroy()),
   };
+}
+
+async function probeWrite(db: Db): Promise<void> {
+  const checkedAt = new Date().toISOString();
+  await db
+    .insertInto("health_probe")
+    .values({ id: "write-probe", checked_at: checkedAt })
+    .onConflict((oc) => oc.column("id").doUpdateSet({ checked_at: checkedAt }))
+    .execute();
 }
 
 /** Closing twice (shutdown racing a failed health check, say) is a no-op, not a pool error. */
@@ -144,4 +185,13 @@ export async function listTables(db: Db, dialect: Dialect): Promise<string[]> {
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+/**
+ * The database refused a write for want of space: SQLite's SQLITE_FULL (a full disk, or `max_page_count`
+ * reached), Postgres's SQLSTATE 53100 (disk_full). Answered 503, not 500: nothing is wrong with the request.
+ */
+export function isStorageFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_FULL" || code === "53100";
 }

@@ -5,13 +5,22 @@
 import type { Logger } from "pino";
 import type { Db, Dialect } from "~db/client";
 import type { Env } from "~/lib/env.server";
+import type { WriteHealth } from "~/lib/write-health.server";
 
 /** The spec's caller types, plus the integrator of the token API and the signer of SOP triggers. */
 export type CallerType =
   "public" | "customer" | "operator" | "integrator" | "trigger" | "scheduler" | "provider" | "internal";
 
 /** The spec's diagnosis order: cache, authorization, validation, provider state, missing data. */
-export type FailureCategory = "cache" | "authorization" | "validation" | "provider" | "missing-data" | "server";
+export type FailureCategory =
+  | "cache"
+  | "authorization"
+  | "validation"
+  | "provider"
+  | "missing-data"
+  | "server"
+  /** The database refused a write for want of space (503). */
+  | "storage";
 
 /** Filled in by the app while it handles a request; server.ts writes it into the request's log line. */
 export interface RequestLog {
@@ -47,6 +56,8 @@ export interface CoreServices {
   /** Served through Vite's dev server (npm run dev): documents allow its injected styles and HMR socket. */
   devServer: boolean;
   ping(): Promise<void>;
+  /** Whether the database can still write (readiness), and where refused writes are reported. */
+  writes: WriteHealth;
 }
 
 /**
@@ -80,6 +91,11 @@ export interface AppRuntime {
    * developer's terminal, else one JSON record whose message starts "Atrium is listening on <url>".
    */
   announce(url: string, details?: { dev?: boolean }): void;
+  /**
+   * Writes out the log lines still buffered (waiting at most `timeoutMs`) and drops any later one, so that
+   * exiting never waits on the log reader. Called last, right before the process exits.
+   */
+  endLogs(timeoutMs: number): Promise<void>;
   createLoadContext(scope: RequestScope): { services: AppServices; request: RequestScope };
   close(): Promise<void>;
 }

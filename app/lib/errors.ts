@@ -14,7 +14,8 @@ export interface FieldIssue {
   message: string;
 }
 
-export type DomainErrorKind = "invalid" | "unauthenticated" | "forbidden" | "not-found" | "conflict" | "rate-limited";
+export type DomainErrorKind =
+  "invalid" | "unauthenticated" | "forbidden" | "not-found" | "conflict" | "rate-limited" | "unavailable";
 
 export class DomainError extends Error {
   constructor(
@@ -23,7 +24,7 @@ export class DomainError extends Error {
     readonly detail: {
       /** The fields that were refused, named by their dotted path ("" for the input as a whole). */
       issues?: FieldIssue[];
-      /** Seconds until a rate-limited caller may try again. */
+      /** Seconds until a rate-limited caller (or any caller of an unavailable service) may try again. */
       retryAfter?: number;
       /**
        * How the caller should authenticate instead (RFC 6750's challenge, e.g. `Bearer error="insufficient_scope"`);
@@ -46,6 +47,10 @@ export const notFound = (message = "The requested resource was not found") => ne
 export const conflict = (message: string, issues?: FieldIssue[]) => new DomainError("conflict", message, { issues });
 export const rateLimited = (retryAfter: number, message = "Rate limit exceeded") =>
   new DomainError("rate-limited", message, { retryAfter: Math.max(1, Math.ceil(retryAfter)) });
+
+/** The service cannot do this now through no fault of the request (its storage is full): try again later. */
+export const unavailable = (message: string, retryAfter: number) =>
+  new DomainError("unavailable", message, { retryAfter: Math.max(1, Math.ceil(retryAfter)) });
 
 export const isDomainError = (value: unknown): value is DomainError => value instanceof DomainError;
 

@@ -9,7 +9,7 @@ import { data, type AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import { assertGuarded } from "./callers.server";
 import { invalid, issuesOf } from "./errors";
-import { HttpError, asHttpError, failureCategory, readBodyBytes, retryAfterHeaders } from "./http.server";
+import { HttpError, asHttpError, noteFailure, readBodyBytes, retryAfterHeaders } from "./http.server";
 
 export interface FormResult {
   ok: boolean;
@@ -61,8 +61,9 @@ export async function runForm<T>(
     return await run(values);
   } catch (thrown) {
     const error = asHttpError(thrown);
-    if (!error || error.statusCode >= 500) throw thrown;
-    context.request.log.failure = failureCategory(error.statusCode);
+    // A full disk (503) is shown beside the form like a refusal: the operator's input is kept for a retry.
+    if (!error || (error.statusCode >= 500 && error.statusCode !== 503)) throw thrown;
+    noteFailure(context, thrown, error.statusCode);
     const fieldErrors: Record<string, string> = {};
     for (const issue of error.extra.issues ?? []) fieldErrors[issue.field] ??= issue.message;
     return data<FormResult>(

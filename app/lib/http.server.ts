@@ -2,14 +2,15 @@
  * The error contract (DESIGN rule 3): modules throw domain errors (app/lib/errors.ts), the HTTP layer throws
  * `HttpError`s for what only HTTP can get wrong (a method, a content type, a body too large), and
  * `errorResponse` is the one function that turns any thrown value into the spec's body
- * `{ error, message, statusCode }` (+ `issues` on 400, + `retryAfter` on 429). Nothing else writes error
- * bodies for /api/*.
+ * `{ error, message, statusCode }` (+ `issues` on 400, + `retryAfter` on 429; a write refused for a full
+ * disk is a 503 with `Retry-After`). Nothing else writes error bodies for /api/*.
  */
 import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
+import { isStorageFull } from "~db/client";
 import type { FailureCategory } from "~/lib/context";
 import { assertGuarded } from "~/lib/callers.server";
-import { DomainError, invalid, issuesOf, type DomainErrorKind } from "~/lib/errors";
+import { DomainError, invalid, issuesOf, unavailable, type DomainErrorKind } from "~/lib/errors";
 
 const STATUS_NAMES: Record<number, string> = {
   400: "Bad Request",
@@ -50,7 +51,27 @@ const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
   "not-found": 404,
   conflict: 409,
   "rate-limited": 429,
+  unavailable: 503,
 };
+
+/** When a client whose save was refused for want of space may try again: time for an operator to act. */
+const STORAGE_FULL_RETRY_AFTER_SECONDS = 120;
+
+/**
+ * A thrown value as the domain error it stands for: itself, or, for a write the database refused because
+ * its storage is full (SQLITE_FULL, SQLSTATE 53100), `unavailable` — a 503 with Retry-After, not a 500:
+ * nothing is wrong with the request, and it can succeed once space is freed.
+ */
+function asDomainError(thrown: unknown): DomainError | undefined {
+  if (thrown instanceof DomainError) return thrown;
+  if (isStorageFull(thrown)) {
+    return unavailable(
+      "The server cannot save changes right now: its storage is full. Try again later.",
+      STORAGE_FULL_RETRY_AFTER_SECONDS,
+    );
+  }
+  return undefined;
+}
 
 /** `Retry-After` for a refusal that says when to try again (API errors, console forms, pages alike). */
 export function retryAfterHeaders(error: HttpError): Record<string, string> | undefined {
@@ -60,10 +81,21 @@ export function retryAfterHeaders(error: HttpError): Record<string, string> | un
 /** A domain error as the HTTP error it answers with; any other `HttpError` as itself. */
 export function asHttpError(thrown: unknown): HttpError | undefined {
   if (thrown instanceof HttpError) return thrown;
-  if (thrown instanceof DomainError) {
-    return new HttpError(DOMAIN_STATUS[thrown.kind], thrown.message, thrown.detail);
+  const domain = asDomainError(thrown);
+  return domain && new HttpError(DOMAIN_STATUS[domain.kind], domain.message, domain.detail);
+}
+
+/**
+ * Records a refused request's failure category for its log line; a write refused for want of space is
+ * "storage", and is reported to readiness (`services.writes`), which logs the condition once.
+ */
+export function noteFailure(context: AppLoadContext, thrown: unknown, status: number): void {
+  if (isStorageFull(thrown)) {
+    context.request.log.failure = "storage";
+    context.services.writes.reportFull(thrown);
+  } else {
+    context.request.log.failure = failureCategory(status);
   }
-  return undefined;
 }
 
 export function failureCategory(status: number): FailureCategory | undefined {
@@ -84,11 +116,12 @@ export function errorResponse(thrown: unknown, context?: AppLoadContext): Respon
   const known = asHttpError(thrown);
   const error = known ?? new HttpError(500, "Something went wrong on our side; it has been logged.");
   if (!known) context?.request.logger.error({ err: thrown }, "unhandled error in API route");
-  if (context) context.request.log.failure = failureCategory(error.statusCode);
+  if (context) noteFailure(context, thrown, error.statusCode);
 
   const body: Record<string, unknown> = errorBody(error.statusCode, error.message);
   if (error.extra.issues) body.issues = error.extra.issues;
-  if (error.extra.retryAfter !== undefined) body.retryAfter = error.extra.retryAfter;
+  // The spec puts `retryAfter` in the body of a 429 only; other refusals that say when carry the header alone.
+  if (error.extra.retryAfter !== undefined && error.statusCode === 429) body.retryAfter = error.extra.retryAfter;
 
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (error.statusCode === 401 || error.extra.challenge) {
@@ -149,7 +182,7 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Bu
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      // Stop reading but leave the socket to Node, which discards the rest after the 413 is sent; cancelling
+      // Stop reading but leave the socket open: server.ts discards the rest once the 413 is sent. Cancelling
       // would reset the connection and the client would never read the answer.
       reader.releaseLock();
       throw tooLarge();

@@ -2,9 +2,10 @@
  * The process's logger: one JSON line per record (what production, pipes and log collectors read), or —
  * on a developer's terminal — the same records as readable lines through pino-pretty.
  */
-import { destination as fileDestination, pino, type Logger } from "pino";
+import { pino, type Logger } from "pino";
 import { prettyFactory } from "pino-pretty";
 import type { Env } from "~/lib/env.server";
+import type { LogDestination } from "~/lib/log-destination.server";
 
 export type LogFormat = "json" | "pretty";
 
@@ -24,12 +25,18 @@ export interface ProcessLogger {
   print(text: string): void;
 }
 
-export function createProcessLogger(env: Env, stdout: { isTTY?: boolean } = process.stdout): ProcessLogger {
+/**
+ * `destination` is stdout's (log-destination.server.ts), which the server ends before it exits. Pretty lines
+ * are formatted in-process and written to it too (not pino-pretty's worker-thread transport): records and the
+ * banner stay in order, and there is no second stream to flush at exit.
+ */
+export function createProcessLogger(
+  env: Env,
+  destination: LogDestination["destination"],
+  stdout: { isTTY?: boolean } = process.stdout,
+): ProcessLogger {
   const options = { level: env.LOG_LEVEL, base: { service: "atrium" } };
   const format = chooseLogFormat(env.LOG_FORMAT, env.production, stdout.isTTY === true);
-  // Synchronous writes to fd 1, formatted in-process (not pino-pretty's worker-thread transport): a record
-  // logged just before process.exit is on the terminal, as with JSON, with no transport to flush.
-  const destination = fileDestination({ fd: 1, sync: true });
   if (format === "json")
     return { logger: pino(options, destination), format, print: (text) => destination.write(text) };
   const prettify = prettyFactory({

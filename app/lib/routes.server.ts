@@ -7,13 +7,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { runDeclared, type RouteDeclaration } from "~/lib/callers.server";
 import type { CallerType } from "~/lib/context";
-import { DomainError } from "~/lib/errors";
 import {
   HttpError,
   applyResponseHeaders,
   asHttpError,
   errorResponse,
-  failureCategory,
+  noteFailure,
   retryAfterHeaders,
   routePattern,
 } from "~/lib/http.server";
@@ -83,7 +82,7 @@ export function apiRoute(definition: ApiRouteDefinition): ((args: Args) => Promi
 
 /**
  * A page's loader or action, declared for `caller`. Domain errors become the error boundary's response with
- * their status (a missing record is a 404 page, not a 500).
+ * their status (a missing record is a 404 page, not a 500; a save refused by a full disk a 503).
  */
 export function page<A extends Args, R>(
   caller: CallerType,
@@ -95,9 +94,9 @@ export function page<A extends Args, R>(
     try {
       return await runDeclared(declaration, args, handler as (args: Args) => Promise<R> | R);
     } catch (thrown) {
-      if (!(thrown instanceof DomainError)) throw thrown;
-      const error = asHttpError(thrown)!;
-      args.context.request.log.failure = failureCategory(error.statusCode);
+      const error = thrown instanceof HttpError ? undefined : asHttpError(thrown);
+      if (!error) throw thrown;
+      noteFailure(args.context, thrown, error.statusCode);
       throw new Response(error.message, { status: error.statusCode, headers: retryAfterHeaders(error) });
     }
   };

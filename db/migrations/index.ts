@@ -9,6 +9,7 @@ import * as m0007 from "./0007-mail-idempotency-per-workspace";
 import * as m0008 from "./0008-contacts-idempotency-per-workspace";
 import * as m0010 from "./0010-sops-cancelled-runs-and-replayed-triggers";
 import * as m0011 from "./0011-sops-trigger-limits";
+import * as m0012 from "./0012-health-probe";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "0008-contacts-idempotency-per-workspace": m0008,
   "0010-sops-cancelled-runs-and-replayed-triggers": m0010,
   "0011-sops-trigger-limits": m0011,
+  "0012-health-probe": m0012,
 };

@@ -23,8 +23,9 @@ afterAll(() => {
   server.close();
 });
 
-const atrium = (status: "ok" | "error") =>
-  JSON.stringify({ status, service: "atrium", version: "0.1.0", database: status === "ok" ? "ok" : "down" });
+const DATABASE = { ok: "ok", degraded: "read-only", error: "down" } as const;
+const atrium = (status: "ok" | "degraded" | "error") =>
+  JSON.stringify({ status, service: "atrium", version: "0.1.0", database: DATABASE[status] });
 
 describe("checking that an address is an Atrium server", () => {
   it("recognises Atrium's health report at /api/health", async () => {
@@ -38,6 +39,14 @@ describe("checking that an address is an Atrium server", () => {
       value: { origin, version: "0.1.0", healthy: true },
     });
     expect(asked).toBe("/api/health");
+  });
+
+  it("still recognises Atrium when its database cannot write (503 degraded), and says it is unwell", async () => {
+    answer = () => ({ status: 503, body: atrium("degraded") });
+    expect(await probeDeployment(origin, fetch)).toEqual({
+      ok: true,
+      value: { origin, version: "0.1.0", healthy: false },
+    });
   });
 
   it("still recognises Atrium when its database is down (503), and says it is unwell", async () => {

@@ -1,8 +1,32 @@
 /** The built server as `npm start` runs it: starts, answers, and stops cleanly on SIGTERM. */
 import { once } from "node:events";
+import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { freshDatabase } from "../helpers/database";
-import { spawnBuiltServer } from "../helpers/process";
+import { spawnBuiltServer, type ServerProcess } from "../helpers/process";
+import { exchange } from "../helpers/raw-http";
+
+/** Resolves once `condition` holds (checked every 20 ms). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** The exit code, or "still running" if the process has not exited after `ms` (then it is killed). */
+async function exitWithin(server: ServerProcess, ms: number): Promise<number | string> {
+  const { child } = server;
+  if (child.exitCode !== null) return child.exitCode;
+  const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+  const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
+  clearTimeout(timer);
+  return code ?? `still running (killed by ${signal})`;
+}
+
+async function connected(url: string): Promise<Socket> {
+  const { port, hostname } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await once(socket, "connect");
+  return socket;
+}
 
 describe("the built server process", () => {
   it("serves /api/health, then drains and exits 0 on SIGTERM", async () => {
@@ -18,6 +42,101 @@ describe("the built server process", () => {
       expect(code).toBe(0);
       expect(output()).toContain('"msg":"stopped"');
     } finally {
+      child.kill("SIGKILL");
+      await database.drop();
+    }
+  });
+
+  it("on SIGTERM answers what it accepted, and what arrives on open connections, with Connection: close", async () => {
+    const database = await freshDatabase();
+    const server = await spawnBuiltServer(database, { LOG_LEVEL: "info" });
+    const { url, child, output } = server;
+    const host = new URL(url).host;
+    const sockets: Socket[] = [];
+    try {
+      // A sign-in whose body is half sent when the signal comes: accepted, in flight.
+      const inFlight = await connected(url);
+      const form = "email=nobody%40example.test&password=wrong-password";
+      inFlight.write(
+        `POST /login HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+          `Content-Length: ${form.length}\r\n\r\n${form.slice(0, 10)}`,
+      );
+      // A kept-alive connection that has been answered once, and one that has not sent anything yet.
+      const keptAlive = await connected(url);
+      expect((await exchange(keptAlive, host, "/api/health", { method: "GET" })).status).toBe(200);
+      const fresh = await connected(url);
+      sockets.push(inFlight, keptAlive, fresh);
+
+      child.kill("SIGTERM");
+      await until(() => output().includes("shutting down"));
+
+      // New connections are refused (the port is closed), not accepted and then reset.
+      const refused = connect(Number(new URL(url).port), new URL(url).hostname);
+      const [error] = (await once(refused, "error")) as [NodeJS.ErrnoException];
+      expect(error.code).toBe("ECONNREFUSED");
+
+      for (const socket of [keptAlive, fresh]) {
+        const answer = await exchange(socket, host, "/api/health", { method: "GET" });
+        expect(answer.status).toBe(200);
+        expect(answer.headers.connection).toBe("close");
+      }
+
+      const answered = new Promise<string>((resolve, reject) => {
+        let text = "";
+        inFlight.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        inFlight.on("end", () => resolve(text));
+        inFlight.on("error", reject);
+      });
+      inFlight.write(form.slice(10));
+      const response = await answered;
+      expect(response).toMatch(/^HTTP\/1\.1 \d{3} /);
+      expect(response.toLowerCase()).toContain("connection: close");
+      expect(response).toContain("</html>");
+
+      expect(await exitWithin(server, 15_000)).toBe(0);
+      expect(output()).toContain('"msg":"stopped"');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      child.kill("SIGKILL");
+      await database.drop();
+    }
+  });
+
+  it("exits on SIGTERM even when the reader of its stdout has gone away", async () => {
+    const database = await freshDatabase();
+    const server = await spawnBuiltServer(database, { LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: "2000" });
+    const { url, child } = server;
+    try {
+      for (let i = 0; i < 5; i++) await fetch(`${url}/api/health`);
+      // The parent stops reading its logs (a closed pipe: every write to stdout fails with EPIPE) just
+      // before it asks the server to stop, so the lines of the shutdown are the first that cannot be written.
+      child.stdout.destroy();
+      child.kill("SIGTERM");
+      expect(await exitWithin(server, 20_000)).toEqual(expect.any(Number));
+    } finally {
+      child.kill("SIGKILL");
+      await database.drop();
+    }
+  });
+
+  it("exits within SHUTDOWN_TIMEOUT_MS when a request never finishes", async () => {
+    const database = await freshDatabase();
+    const server = await spawnBuiltServer(database, { LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: "1000" });
+    const { url, child, output } = server;
+    const stalled = await connected(url);
+    try {
+      // A body that never comes: the request stays in flight until the process gives up on it.
+      stalled.on("error", () => undefined);
+      stalled.write(
+        `POST /login HTTP/1.1\r\nHost: ${new URL(url).host}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+          "Content-Length: 100\r\n\r\nemail=",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      child.kill("SIGTERM");
+      expect(await exitWithin(server, 20_000)).toEqual(expect.any(Number));
+      expect(output()).toContain("shutting down");
+    } finally {
+      stalled.destroy();
       child.kill("SIGKILL");
       await database.drop();
     }

@@ -150,6 +150,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
       "0008-contacts-idempotency-per-workspace",
       "0010-sops-cancelled-runs-and-replayed-triggers",
       "0011-sops-trigger-limits",
+      "0012-health-probe",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
@@ -166,6 +167,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0012-health-probe Success",
       "Down 0011-sops-trigger-limits Success",
       "Down 0010-sops-cancelled-runs-and-replayed-triggers Success",
       "Down 0008-contacts-idempotency-per-workspace Success",

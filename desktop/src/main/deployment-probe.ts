@@ -9,7 +9,8 @@ import type { Outcome, ProbeSuccess } from "../shared/ipc";
 
 const HealthBody = z.object({
   service: z.literal("atrium"),
-  status: z.enum(["ok", "error"]),
+  // "degraded": it answers but its database cannot write (a full disk); Atrium all the same, only unwell.
+  status: z.enum(["ok", "degraded", "error"]),
   version: z.string().max(100),
 });
 
