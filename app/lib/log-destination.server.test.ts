@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../tests/helpers/temp";
 
 const MODULE = fileURLToPath(new URL("./log-destination.server.ts", import.meta.url));
 
@@ -21,7 +22,11 @@ process.stderr.write("ready\\n");
 
 describe("the server's log destination", () => {
   it("lets the process exit when the reader of stdout has gone away with lines still buffered", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", CHILD]);
+    // tsx keeps a compile cache in the temp folder: the child's goes in a folder of this test's own.
+    const tmp = tempDir("atrium-log-destination");
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", CHILD], {
+      env: { ...process.env, TMPDIR: tmp.path },
+    });
     try {
       await once(child.stderr, "data");
       // The reader goes away: every write to the child's stdout now fails with EPIPE.
@@ -33,6 +38,7 @@ describe("the server's log destination", () => {
       expect({ code, signal }).toEqual({ code: 0, signal: null });
     } finally {
       child.kill("SIGKILL");
+      tmp.remove();
     }
   }, 30_000);
 });
