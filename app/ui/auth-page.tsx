@@ -24,7 +24,9 @@ export function AuthPage({ mode, notice }: { mode: "login" | "signup"; notice?: 
           type="password"
           autoComplete={login ? "current-password" : "new-password"}
           error={errors.password}
-          hint={login ? undefined : "At least 10 characters."}
+          hint={
+            login ? undefined : "At least 10 characters. A few unrelated words work well; common passwords are refused."
+          }
           required
         />
         <button type="submit" disabled={busy}>

@@ -58,6 +58,29 @@ describe("sign-up", () => {
   });
 });
 
+describe("password policy (NIST SP 800-63B)", () => {
+  it.each([
+    ["password12", "lists of common or leaked passwords"],
+    ["1234567890", "lists of common or leaked passwords"],
+    ["aaaaaaaaaa", "Avoid repeated or sequential characters"],
+    ["abcdefghij", "Avoid repeated or sequential characters"],
+    ["Atrium2024!", "Don&#x27;t use your email address"],
+  ])("refuses %s at sign-up, next to the password field", async (password, message) => {
+    const res = await new Client(server.url).post("/signup", { email: uniqueEmail(), password });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(message);
+  });
+
+  it("refuses the e-mail itself as the password", async () => {
+    const email = uniqueEmail();
+    const res = await new Client(server.url).post("/signup", { email, password: email });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("Don&#x27;t use your email address");
+    const rows = await server.db.selectFrom("users").select("id").where("email", "=", email).execute();
+    expect(rows).toHaveLength(0);
+  });
+});
+
 describe("sign-in and sessions", () => {
   it("signs in with the right password and refuses a wrong one with a generic message", async () => {
     const { email } = await signUp(server.url);

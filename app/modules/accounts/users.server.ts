@@ -12,6 +12,14 @@ import { hashPassword } from "~/modules/auth/password.server";
 import type { AppServices } from "~/lib/context";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { rateLimitsOf, type RateLimits } from "~/modules/plans/tiers";
+import {
+  PASSWORD_MAX,
+  PASSWORD_MESSAGES,
+  PASSWORD_MIN,
+  commonPasswords,
+  passwordProblem,
+  type PasswordContext,
+} from "./password-policy";
 
 export const EmailSchema = z
   .string()
@@ -20,7 +28,17 @@ export const EmailSchema = z
   .max(254, "Use at most 254 characters")
   .pipe(z.email("Enter a valid email address"));
 
-export const PasswordSchema = z.string().min(10, "Use at least 10 characters").max(256, "Use at most 256 characters");
+/** The length rule, for forms; `assertPasswordAllowed` applies the whole policy (the list, patterns, context). */
+export const PasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN, PASSWORD_MESSAGES.short)
+  .max(PASSWORD_MAX, PASSWORD_MESSAGES.long);
+
+/** Refuses a password the policy (password-policy.ts) refuses, as a field error on `password`. */
+export async function assertPasswordAllowed(password: string, context: PasswordContext): Promise<void> {
+  const problem = passwordProblem(password, context, await commonPasswords());
+  if (problem) throw invalid(PASSWORD_MESSAGES[problem], [{ field: "password", message: PASSWORD_MESSAGES[problem] }]);
+}
 
 export const TierSchema = z.enum(TIERS as [Tier, ...Tier[]]);
 
@@ -40,7 +58,7 @@ export async function createUser(
   meta: { ip?: string | null } = {},
 ): Promise<User> {
   const email = validate(EmailSchema, input.email, "email");
-  validate(PasswordSchema, input.password, "password");
+  await assertPasswordAllowed(input.password, { email });
   const passwordHash = await hashPassword(input.password);
   const now = isoNow();
   const user = {
