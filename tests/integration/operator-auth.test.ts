@@ -188,24 +188,48 @@ describe("sign-in and sessions", () => {
 });
 
 describe("throttling", () => {
-  it("refuses further sign-ins for an email after the allowed failures (from any address), with Retry-After", async () => {
+  it("locks the guessing address out of that email, while the owner still signs in from another address", async () => {
     const throttled = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "3", TRUST_PROXY: "loopback" });
     try {
       const { email } = await signUp(throttled.url);
+      const attacker = new Client(throttled.url, { "x-forwarded-for": "198.51.100.66" });
       for (let i = 0; i < 3; i += 1) {
-        const client = new Client(throttled.url, { "x-forwarded-for": `198.51.100.${i + 1}` });
-        expect((await client.post("/login", { email, password: "wrong password!" })).status).toBe(401);
+        expect((await attacker.post("/login", { email, password: "wrong password!" })).status).toBe(401);
       }
-      // The right password, from a fresh address: still refused until the window passes.
-      const blocked = await new Client(throttled.url, { "x-forwarded-for": "198.51.100.50" }).post("/login", {
-        email,
-        password: PASSWORD,
-      });
+      // The attacker's address is refused, even with the right password.
+      const blocked = await attacker.post("/login", { email, password: PASSWORD });
       expect(blocked.status).toBe(429);
       const retryAfter = Number(blocked.headers.get("retry-after"));
       expect(retryAfter).toBeGreaterThan(14 * 60);
       expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-      expect(await blocked.text()).toContain("Too many attempts");
+      expect(await blocked.text()).toContain("Too many attempts. Try again in 15 minutes.");
+      // The owner, from an address with no failures for this email, is let in.
+      const owner = new Client(throttled.url, { "x-forwarded-for": "203.0.113.10" });
+      const res = await owner.post("/login", { email, password: PASSWORD });
+      expect(res.status).toBe(302);
+      expect(owner.cookie(COOKIE)).toBeTruthy();
+    } finally {
+      await throttled.close();
+    }
+  });
+
+  it("slows guesses spread over many addresses to one per address, without refusing the owner", async () => {
+    // One failure per pair; the email's ceiling is ten times that.
+    const throttled = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "1", TRUST_PROXY: "loopback" });
+    try {
+      const { email } = await signUp(throttled.url);
+      const from = (ip: string) => new Client(throttled.url, { "x-forwarded-for": ip });
+      for (let i = 0; i < 10; i += 1) {
+        expect((await from(`198.51.100.${i + 1}`).post("/login", { email, password: "wrong guess!" })).status).toBe(
+          401,
+        );
+      }
+      // Over the ceiling: a fresh address still gets one guess, then is refused.
+      const bot = from("198.51.100.200");
+      expect((await bot.post("/login", { email, password: "wrong guess!" })).status).toBe(401);
+      expect((await bot.post("/login", { email, password: "another guess" })).status).toBe(429);
+      // The owner's right password from a clean address goes through.
+      expect((await from("203.0.113.10").post("/login", { email, password: PASSWORD })).status).toBe(302);
     } finally {
       await throttled.close();
     }
@@ -220,7 +244,7 @@ describe("throttling", () => {
           new Client(throttled.url).post("/login", { email, password: "wrong password!" }).then((r) => r.status),
         ),
       );
-      // Each guess takes a point from the email's and the address's counters, independently: under contention a
+      // Each guess takes a point from the pair's and the address's counters, independently: under contention a
       // guess can win one and lose the other, so fewer than 3 may get through — never more.
       const checked = statuses.filter((s) => s === 401).length;
       expect(checked).toBeGreaterThanOrEqual(1);
@@ -235,7 +259,8 @@ describe("throttling", () => {
     const proxied = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "3", TRUST_PROXY: "loopback" });
     try {
       const from = (ip: string) => new Client(proxied.url, { "x-forwarded-for": ip });
-      for (let i = 0; i < 3; i += 1) {
+      // An address may fail four times the per-email allowance across emails.
+      for (let i = 0; i < 12; i += 1) {
         expect((await from("198.51.100.7").post("/login", { email: uniqueEmail(), password: "x" })).status).toBe(401);
       }
       // Same address, yet another email: refused.
@@ -250,7 +275,7 @@ describe("throttling", () => {
   it("cannot be dodged by spoofing X-Forwarded-For when no proxy is trusted", async () => {
     const direct = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "3" });
     try {
-      for (let i = 0; i < 3; i += 1) {
+      for (let i = 0; i < 12; i += 1) {
         const spoofed = new Client(direct.url, { "x-forwarded-for": `192.0.2.${i}` });
         await spoofed.post("/login", { email: uniqueEmail(), password: "x" });
       }
@@ -264,16 +289,17 @@ describe("throttling", () => {
     }
   });
 
-  it("throttles failed sign-ups too, and the counters survive a restart", async () => {
-    const first = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "2" });
+  it("throttles sign-ups per address, failed or successful, and the counters survive a restart", async () => {
+    const first = await startServer({ SIGNUPS_PER_ADDRESS_PER_HOUR: "3" });
     const url = first.database.url;
     try {
-      for (let i = 0; i < 2; i += 1) {
-        expect((await new Client(first.url).post("/signup", { email: "bad", password: "x" })).status).toBe(400);
-      }
-      expect((await new Client(first.url).post("/signup", { email: uniqueEmail(), password: PASSWORD })).status).toBe(
-        429,
-      );
+      expect((await new Client(first.url).post("/signup", { email: "bad", password: "x" })).status).toBe(400);
+      await signUp(first.url);
+      await signUp(first.url);
+      const refused = await new Client(first.url).post("/signup", { email: uniqueEmail(), password: PASSWORD });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(59 * 60);
+      expect(await refused.text()).toContain("Too many attempts");
       await first.atrium.close();
       const { createAtriumServer } = await import("../../server");
       const again = await createAtriumServer({
@@ -285,7 +311,7 @@ describe("throttling", () => {
           SEED_DEMO: "false",
           LOG_LEVEL: "silent",
           SHUTDOWN_TIMEOUT_MS: "300",
-          AUTH_THROTTLE_MAX_FAILURES: "2",
+          SIGNUPS_PER_ADDRESS_PER_HOUR: "3",
         },
       });
       const base = await again.listen();

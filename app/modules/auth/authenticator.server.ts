@@ -6,7 +6,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
-import { forbidden, invalid, issuesOf, unauthenticated } from "~/lib/errors";
+import { forbidden, invalid, isDomainError, issuesOf, unauthenticated } from "~/lib/errors";
 import { EmailSchema, PasswordSchema, createUser, findCredentials, type User } from "~/modules/accounts/users.server";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { burnPasswordCheck, verifyPassword } from "./password.server";
@@ -23,12 +23,19 @@ function formFields(form: FormData) {
   return { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") };
 }
 
+/** A sign-in attempt under the throttle: a wrong password counts against the e-mail, a right one clears the pair. */
 async function throttled<T>(context: AppLoadContext, email: string, attempt: () => Promise<T>): Promise<T> {
   const { authThrottle } = context.services;
   const ip = context.request.ip;
-  await authThrottle.begin(email, ip);
-  const result = await attempt();
-  await authThrottle.succeeded(email, ip);
+  await authThrottle.beginSignIn(email, ip);
+  let result: T;
+  try {
+    result = await attempt();
+  } catch (error) {
+    if (isDomainError(error) && error.kind === "unauthenticated") await authThrottle.signInFailed(email);
+    throw error;
+  }
+  await authThrottle.signInSucceeded(email, ip);
   return result;
 }
 
@@ -66,10 +73,9 @@ export function authenticatorFor(context: AppLoadContext): Authenticator<User> {
       new FormStrategy(async ({ form }) => {
         const fields = formFields(form);
         const parsed = SignupForm.safeParse(fields);
-        return throttled(context, fields.email, async () => {
-          if (!parsed.success) throw invalid("Check the highlighted fields", issuesOf(parsed.error));
-          return createUser(db, parsed.data, { ip: context.request.ip });
-        });
+        await context.services.authThrottle.signUp(fields.email, context.request.ip);
+        if (!parsed.success) throw invalid("Check the highlighted fields", issuesOf(parsed.error));
+        return createUser(db, parsed.data, { ip: context.request.ip });
       }),
       "signup",
     );
