@@ -74,6 +74,11 @@ export const EnvSchema = z.object({
     .url("must be an absolute URL such as https://auth.example.com")
     .refine((v) => !/[?#]/.test(v), "must not have a query or fragment")
     .optional(),
+  PUBLIC_URL: z
+    .string()
+    .url("must be an absolute URL such as https://atrium.example.com")
+    .refine((v) => !/[?#]/.test(v), "must not have a query or fragment")
+    .optional(),
   OAUTH_TOKEN_REQUESTS_PER_MINUTE: int(60, 1),
   OAUTH_AUTHORIZE_REQUESTS_PER_MINUTE: int(60, 1),
 });

@@ -10,6 +10,19 @@ export function AuthPage({ mode, notice }: { mode: "login" | "signup"; notice?: 
   const login = mode === "login";
   const errors = result?.fieldErrors ?? {};
   const showMessage = result?.message && !errors.email && !errors.password;
+  if (!login && result?.ok) {
+    // Sign-up answers this for a new and a taken address alike (ADR 004): the e-mail says which it was.
+    return (
+      <main className="auth">
+        <h1>Check your email</h1>
+        <FormMessage message={result.message} tone="success" />
+        <p>
+          Nothing arrived? Check the address and <Link to="/signup">try again</Link>, or{" "}
+          <Link to="/login">sign in</Link> if you already have an account.
+        </p>
+      </main>
+    );
+  }
   return (
     <main className="auth">
       <h1>{login ? "Sign in to Atrium" : "Create your Atrium account"}</h1>

@@ -7,6 +7,8 @@ import * as m0005 from "./0005-sops";
 import * as m0006 from "./0006-oauth";
 import * as m0007 from "./0007-mail-idempotency-per-workspace";
 import * as m0008 from "./0008-contacts-idempotency-per-workspace";
+import * as m0009 from "./0009-accounts-signup-requests";
+import * as m0010 from "./0010-tenancy-invitations";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   "0006-oauth": m0006,
   "0007-mail-idempotency-per-workspace": m0007,
   "0008-contacts-idempotency-per-workspace": m0008,
+  "0009-accounts-signup-requests": m0009,
+  "0010-tenancy-invitations": m0010,
 };

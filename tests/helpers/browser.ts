@@ -2,9 +2,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { assertChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
+import { lastMailTo, linkIn } from "./client";
 import { startServer, type TestServer } from "./server";
 
 export async function openBrowser(
@@ -64,4 +65,15 @@ export function browserSuite(
     await suite.server?.close();
   });
   return suite;
+}
+
+/**
+ * After the sign-up form was sent: follows the link the server e-mailed (ADR 004: sign-up finishes by e-mail),
+ * as the operator would from their inbox, and creates the account.
+ */
+export async function finishSignUp(page: Page, server: TestServer, email: string): Promise<void> {
+  await page.getByRole("heading", { name: "Check your email" }).waitFor();
+  const link = linkIn((await lastMailTo(server.url, email)).body, "/signup/confirm");
+  await page.goto(`${server.url}${link}`);
+  await page.getByRole("button", { name: "Create my account" }).click();
 }

@@ -16,6 +16,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** Running test servers by URL, so helpers given only a URL (`signUp`) can read the mail a server sent. */
+export const serversByUrl = new Map<string, TestServer>();
+
 /** `database`: reuse one the test made itself (it then drops it); by default a fresh one, dropped at close. */
 export async function startServer(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestServer> {
   const owned = database === undefined;
@@ -45,15 +48,18 @@ export async function startServer(env: Record<string, string> = {}, database?: T
     logger: pino({ level: "info" }, sink),
   });
   const url = await atrium.listen();
-  return {
+  const server: TestServer = {
     url,
     atrium,
     database,
     logs,
     db: atrium.runtime.services.db,
     close: async () => {
+      serversByUrl.delete(url);
       await atrium.close();
       if (owned) await database.drop();
     },
   };
+  serversByUrl.set(url, server);
+  return server;
 }

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setStatus } from "~/modules/accounts/users.server";
-import { Client, PASSWORD, signUp, uniqueEmail } from "../helpers/client";
+import { Client, PASSWORD, lastMailTo, linkIn, signUp, uniqueEmail } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
 let server: TestServer;
@@ -16,13 +16,31 @@ const COOKIE = "atrium_session";
 const sha256 = (v: string) => createHash("sha256").update(v).digest("hex");
 
 describe("sign-up", () => {
-  it("creates the account, signs in and sets an httpOnly SameSite=Lax cookie", async () => {
+  it("answers with a link by e-mail; following it creates the account, signs in and sets the cookie", async () => {
     const client = new Client(server.url);
     const email = uniqueEmail();
     const res = await client.post("/signup", { email: email.toUpperCase(), password: PASSWORD });
-    expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/");
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`)) ?? "";
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(`We sent a link to ${email} to finish creating your account`);
+    expect(client.cookie(COOKIE)).toBeUndefined();
+    expect(await server.db.selectFrom("users").select("id").where("email", "=", email).execute()).toHaveLength(0);
+
+    const mail = await lastMailTo(server.url, email);
+    expect(mail.subject).toBe("Finish creating your Atrium account");
+    const link = linkIn(mail.body, "/signup/confirm");
+    const token = new URL(link, server.url).searchParams.get("token")!;
+    // Only the token's hash is stored.
+    const stored = await server.db.selectFrom("signup_requests").select("token_hash").execute();
+    expect(stored.map((r) => r.token_hash)).not.toContain(token);
+
+    // Opening the link changes nothing (mail scanners open links); the button does.
+    const page = await client.get(link);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(email);
+    const confirmed = await client.post(link, { token });
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe("/");
+    const cookie = confirmed.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`)) ?? "";
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).toMatch(/Path=\//);
@@ -30,6 +48,25 @@ describe("sign-up", () => {
     const home = await client.get("/");
     expect(home.status).toBe(200);
     expect(await home.text()).toContain(email);
+
+    // The link works once.
+    const again = await new Client(server.url).post(link, { token });
+    expect(again.status).toBe(404);
+    expect(await again.text()).toContain("This link has expired or was already used");
+  });
+
+  it("refuses an expired link", async () => {
+    const email = uniqueEmail();
+    expect((await new Client(server.url).post("/signup", { email, password: PASSWORD })).status).toBe(200);
+    const link = linkIn((await lastMailTo(server.url, email)).body, "/signup/confirm");
+    await server.db
+      .updateTable("signup_requests")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("email", "=", email)
+      .execute();
+    const res = await new Client(server.url).get(link);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain("This link has expired or was already used");
   });
 
   it("stores only the hash of the session secret", async () => {
@@ -41,12 +78,27 @@ describe("sign-up", () => {
     expect(rows.map((r) => r.id)).not.toContain(secret);
   });
 
-  it("treats emails case-insensitively and refuses a second account", async () => {
-    const email = uniqueEmail();
-    await signUp(server.url, email);
-    const res = await new Client(server.url).post("/signup", { email: email.toUpperCase(), password: PASSWORD });
-    expect(res.status).toBe(409);
-    expect(await res.text()).toContain("An account with this email already exists");
+  it("answers a taken e-mail exactly as a new one, and tells its owner by e-mail instead", async () => {
+    const { email } = await signUp(server.url);
+    const fresh = uniqueEmail();
+    const attempt = async (address: string) => {
+      const client = new Client(server.url);
+      const res = await client.post("/signup", { email: address, password: PASSWORD });
+      return { status: res.status, html: await res.text(), cookie: client.cookie(COOKIE) };
+    };
+    const taken = await attempt(email.toUpperCase());
+    const untaken = await attempt(fresh);
+    expect(taken.status).toBe(untaken.status);
+    expect(taken.cookie).toBeUndefined();
+    // The same page, but for the address and the per-response script nonce.
+    const same = (html: string, address: string) => html.replaceAll(address, "ADDRESS").replace(/nonce="[^"]*"/g, "");
+    expect(same(taken.html, email)).toBe(same(untaken.html, fresh));
+    const mail = await lastMailTo(server.url, email);
+    expect(mail.subject).toBe("Someone tried to create an Atrium account with your address");
+    expect(mail.body).toContain(`${server.url}/login`);
+    expect(mail.body).not.toContain("/signup/confirm");
+    const pending = await server.db.selectFrom("signup_requests").select("id").where("email", "=", email).execute();
+    expect(pending).toHaveLength(0);
   });
 
   it("shows field errors for a bad email and a short password", async () => {

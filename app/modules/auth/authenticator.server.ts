@@ -1,5 +1,5 @@
 /**
- * Operator sign-in with remix-auth's form strategy. The strategy's verify function owns the whole
+ * Operator sign-in with remix-auth's form strategy (sign-up goes by e-mailed link: sign-in.server.ts). The strategy's verify function owns the whole
  * decision (throttle, credentials, account state) and throws a domain error the page shows as-is.
  */
 import type { AppLoadContext } from "@remix-run/node";
@@ -7,7 +7,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
 import { forbidden, invalid, isDomainError, issuesOf, unauthenticated } from "~/lib/errors";
-import { EmailSchema, PasswordSchema, createUser, findCredentials, type User } from "~/modules/accounts/users.server";
+import { findCredentials, type User } from "~/modules/accounts/users.server";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { burnPasswordCheck, verifyPassword } from "./password.server";
 
@@ -15,7 +15,6 @@ const LoginForm = z.object({
   email: z.string().trim().min(1, "Enter your email"),
   password: z.string().min(1, "Enter your password"),
 });
-const SignupForm = z.object({ email: EmailSchema, password: PasswordSchema });
 
 const INCORRECT = "Email or password is incorrect";
 
@@ -41,42 +40,31 @@ async function throttled<T>(context: AppLoadContext, email: string, attempt: () 
 
 export function authenticatorFor(context: AppLoadContext): Authenticator<User> {
   const { db } = context.services;
-  return new Authenticator<User>()
-    .use(
-      new FormStrategy(async ({ form }) => {
-        const fields = formFields(form);
-        const parsed = LoginForm.safeParse(fields);
-        if (!parsed.success) throw invalid("Check the highlighted fields", issuesOf(parsed.error));
-        const { email, password } = parsed.data;
-        return throttled(context, email, async () => {
-          const account = await findCredentials(db, email);
-          if (!account) {
-            await burnPasswordCheck(password);
-            throw unauthenticated(INCORRECT);
-          }
-          if (!(await verifyPassword(password, account.password_hash))) throw unauthenticated(INCORRECT);
-          if (account.status !== "active") {
-            throw forbidden("This account is suspended. Contact the administrator of this Atrium server.");
-          }
-          await recordAccountEvent(db, account.id, {
-            action: "account.signed_in",
-            actorUserId: account.id,
-            ip: context.request.ip,
-          });
-          const { password_hash: _hash, ...user } = account;
-          return user;
+  return new Authenticator<User>().use(
+    new FormStrategy(async ({ form }) => {
+      const fields = formFields(form);
+      const parsed = LoginForm.safeParse(fields);
+      if (!parsed.success) throw invalid("Check the highlighted fields", issuesOf(parsed.error));
+      const { email, password } = parsed.data;
+      return throttled(context, email, async () => {
+        const account = await findCredentials(db, email);
+        if (!account) {
+          await burnPasswordCheck(password);
+          throw unauthenticated(INCORRECT);
+        }
+        if (!(await verifyPassword(password, account.password_hash))) throw unauthenticated(INCORRECT);
+        if (account.status !== "active") {
+          throw forbidden("This account is suspended. Contact the administrator of this Atrium server.");
+        }
+        await recordAccountEvent(db, account.id, {
+          action: "account.signed_in",
+          actorUserId: account.id,
+          ip: context.request.ip,
         });
-      }),
-      "login",
-    )
-    .use(
-      new FormStrategy(async ({ form }) => {
-        const fields = formFields(form);
-        const parsed = SignupForm.safeParse(fields);
-        await context.services.authThrottle.signUp(fields.email, context.request.ip);
-        if (!parsed.success) throw invalid("Check the highlighted fields", issuesOf(parsed.error));
-        return createUser(db, parsed.data, { ip: context.request.ip });
-      }),
-      "signup",
-    );
+        const { password_hash: _hash, ...user } = account;
+        return user;
+      });
+    }),
+    "login",
+  );
 }

@@ -13,3 +13,12 @@ export function assertSameOrigin(request: Request, context: AppLoadContext): voi
   if (SAFE_METHODS.has(request.method) || !context.request.crossSite) return;
   throw forbidden("Cross-site request refused");
 }
+
+/**
+ * Where e-mailed links point: PUBLIC_URL, else the request's origin. The latter comes from the Host header,
+ * which the client writes, hence PUBLIC_URL in production: a link must not send its token to another host.
+ */
+export function linkOrigin(request: Request, context: AppLoadContext): string {
+  const configured = context.services.env.PUBLIC_URL;
+  return configured ? configured.replace(/\/+$/, "") : new URL(request.url).origin;
+}
