@@ -141,8 +141,9 @@ export async function addMember(
 ): Promise<void> {
   const invited = await inviter.post("/settings", { intent: "invite", email: member.email, role });
   if (invited.status !== 200) throw new Error(`invitation failed with ${invited.status}: ${await invited.text()}`);
-  const link = linkIn((await lastMailTo(base, member.email)).body, "/invitations/");
-  const accepted = await member.client.post(link, {});
+  const link = linkIn((await lastMailTo(base, member.email)).body, "/invitations");
+  const token = new URL(link, base).searchParams.get("token") ?? "";
+  const accepted = await member.client.post(link, { token });
   if (accepted.status !== 302) throw new Error(`accepting failed with ${accepted.status}: ${await accepted.text()}`);
 }
 

@@ -134,7 +134,7 @@ export async function inviteMember(
       `You are invited to join ${workspace.name} on Atrium as ${article} ${input.role}.`,
       "",
       "To accept, open this link (you can sign in, or create an account with this address, on the way):",
-      `${origin}/invitations/${token}`,
+      `${origin}/invitations?token=${token}`,
       "",
       `It works once, for ${INVITATION_DAYS} days. If you did not expect it, ignore this message.`,
     ].join("\n"),

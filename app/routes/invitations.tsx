@@ -12,28 +12,34 @@ import consoleCss from "~/styles/console.css?url";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: consoleCss }];
 export const meta: MetaFunction = () => [{ title: "Invitation · Atrium" }];
 
+/** The token is in the query, not the path: request logs record paths, and the token is a credential. */
+const tokenOf = (request: Request) => new URL(request.url).searchParams.get("token") ?? "";
+
 /** Anyone holding the link may see what it invites to; accepting needs the invited address's session. */
 export const loader = page(
   "operator",
-  async ({ request, params, context }: LoaderFunctionArgs) => {
-    const invitation = await invitationOfToken(context.services.db, params.token ?? "");
+  async ({ request, context }: LoaderFunctionArgs) => {
+    const token = tokenOf(request);
+    const invitation = await invitationOfToken(context.services.db, token);
     const session = await readSession(request, context);
-    return { invitation, signedInAs: session?.user.email ?? null, here: new URL(request.url).pathname };
+    const url = new URL(request.url);
+    return { invitation, token, signedInAs: session?.user.email ?? null, here: url.pathname + url.search };
   },
   { unguarded: "the invitation link itself is the credential; accepting it needs a session (the action)" },
 );
 
-export const action = page("operator", async ({ request, params, context }: ActionFunctionArgs) => {
+export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   const session = await requireOperator(request, context);
-  return runForm(request, context, async () => {
-    const { workspaceId } = await acceptInvitation(context.services.db, params.token ?? "", session.user);
+  return runForm(request, context, async (values) => {
+    const token = values.token || tokenOf(request);
+    const { workspaceId } = await acceptInvitation(context.services.db, token, session.user);
     await selectWorkspace(context.services.db, session.id, workspaceId);
     return redirect("/");
   });
 });
 
 export default function Invitation() {
-  const { invitation, signedInAs, here } = useLoaderData<typeof loader>();
+  const { invitation, token, signedInAs, here } = useLoaderData<typeof loader>();
   const result = useActionData<FormResult>();
   const busy = useNavigation().state !== "idle";
   const back = encodeURIComponent(here);
@@ -57,6 +63,7 @@ export default function Invitation() {
         </p>
       ) : (
         <Form method="post">
+          <input type="hidden" name="token" value={token} />
           <button type="submit" disabled={busy}>
             Accept and join {invitation.workspaceName}
           </button>
