@@ -8,6 +8,9 @@ export function AuthPage({ mode, notice }: { mode: "login" | "signup"; notice?: 
   const [params] = useSearchParams();
   const busy = useNavigation().state !== "idle";
   const login = mode === "login";
+  // Switching between sign-in and sign-up keeps where the operator was going (an invitation, OAuth consent).
+  const redirectTo = params.get("redirectTo");
+  const carry = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : "";
   const errors = result?.fieldErrors ?? {};
   const showMessage = result?.message && !errors.email && !errors.password;
   if (!login && result?.ok) {
@@ -49,11 +52,11 @@ export function AuthPage({ mode, notice }: { mode: "login" | "signup"; notice?: 
       <p>
         {login ? (
           <>
-            New here? <Link to="/signup">Create an account</Link>
+            New here? <Link to={`/signup${carry}`}>Create an account</Link>
           </>
         ) : (
           <>
-            Already have an account? <Link to="/login">Sign in</Link>
+            Already have an account? <Link to={`/login${carry}`}>Sign in</Link>
           </>
         )}
       </p>

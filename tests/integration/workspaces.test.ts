@@ -200,6 +200,9 @@ describe("settings and members", () => {
     // The workspace is renamed "Members & Co" by a test above.
     expect(page).toMatch(/Join Members (&amp; )?Co/);
     expect(page).toContain(`/signup?redirectTo=${encodeURIComponent(link)}`);
+    // Taking the sign-in link first and switching to sign-up keeps the way back.
+    const login = await (await visitor.get(`/login?redirectTo=${encodeURIComponent(link)}`)).text();
+    expect(login).toContain(`/signup?redirectTo=${encodeURIComponent(link)}`);
     // Sign-up carries the invitation through its own e-mailed link, back to the invitation.
     const { location } = await signUp(server.url, email, { client: visitor, redirectTo: link });
     expect(location).toBe(link);

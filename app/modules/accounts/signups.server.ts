@@ -144,3 +144,8 @@ export async function confirmSignup(
     throw error;
   }
 }
+
+/** Housekeeping (the job runner's maintenance): sign-ups whose link expired unused. */
+export async function purgeExpiredSignups(db: Db): Promise<void> {
+  await db.deleteFrom("signup_requests").where("expires_at", "<=", isoNow()).execute();
+}

@@ -201,3 +201,8 @@ export async function acceptInvitation(
   }
   return { workspaceId: row.workspaceId };
 }
+
+/** Housekeeping (the job runner's maintenance): invitations that expired unaccepted. */
+export async function purgeExpiredInvitations(db: Db): Promise<void> {
+  await db.deleteFrom("workspace_invitations").where("expires_at", "<=", isoNow()).execute();
+}
