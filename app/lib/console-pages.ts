@@ -20,4 +20,5 @@ export const CONSOLE_SEGMENTS = [
   "login",
   "signup",
   "logout",
+  "invitations",
 ] as const;

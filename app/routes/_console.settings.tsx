@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import type { Role } from "~/modules/tenancy/roles";
@@ -6,6 +6,8 @@ import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { invalid } from "~/lib/errors";
 import { EmailSchema } from "~/modules/accounts/users.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
+import { retryAfterOf } from "~/modules/auth/sign-in.server";
+import { INVITATION_DAYS, invitationsOf, inviteMember } from "~/modules/tenancy/invitations.server";
 import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
 import { ASSIGNABLE_ROLES, roleAtLeast } from "~/modules/tenancy/roles";
 import { ConfirmForm } from "~/ui/confirm-form";
@@ -15,11 +17,16 @@ import { publicOrigin } from "~/modules/hosts/hosts.server";
 
 export const meta: MetaFunction = () => [{ title: "Workspace settings · Atrium" }];
 
+/** A throttled invitation's page carries the action's Retry-After. */
+export const headers: HeadersFunction = ({ actionHeaders }) => retryAfterOf(actionHeaders);
+
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const { session, workspace, role, repo } = await requireWorkspace(request, context, "viewer");
   return {
     workspace: { name: workspace.name, slug: workspace.slug },
     members: await repo.listMembers(),
+    invitations: await invitationsOf(context.services.db, workspace.id).pending(),
+    invitationDays: INVITATION_DAYS,
     role,
     me: { id: session.user.id },
     origin: new URL(await publicOrigin(request, context)).host,
@@ -28,23 +35,30 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
 
 const WorkspaceForm = z.object({ name: WorkspaceNameSchema, slug: SlugSchema });
 const RoleSchema = z.enum(ASSIGNABLE_ROLES as [Role, ...Role[]], { message: "Choose admin, editor or viewer" });
-const AddMemberForm = z.object({ email: EmailSchema, role: RoleSchema });
+const InviteForm = z.object({ email: EmailSchema, role: RoleSchema });
+const RevokeInvitationForm = z.object({ invitationId: z.string().min(1) });
 const ChangeRoleForm = z.object({ userId: z.string().min(1), role: RoleSchema });
 const RemoveMemberForm = z.object({ userId: z.string().min(1) });
 
 export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   // Every change here needs an admin; the body of anyone else is never read.
-  const { session, repo } = await requireWorkspace(request, context, "admin");
+  const { session, workspace, repo } = await requireWorkspace(request, context, "admin");
   const actor = session.user.id;
   return runForm(request, context, async (values): Promise<FormResult> => {
     switch (values.intent) {
       case "workspace":
         await repo.update(actor, parseForm(WorkspaceForm, values));
         return { ok: true, intent: values.intent, message: "Saved." };
-      case "add-member": {
-        const input = parseForm(AddMemberForm, values);
-        await repo.addMember(actor, input.email, input.role);
-        return { ok: true, intent: values.intent, message: `Added ${input.email} as ${input.role}.` };
+      case "invite": {
+        const input = parseForm(InviteForm, values);
+        await inviteMember(context.services, workspace, actor, input, await publicOrigin(request, context));
+        // The same answer whether or not an account uses the address.
+        return { ok: true, intent: values.intent, message: `Invitation sent to ${input.email}.` };
+      }
+      case "revoke-invitation": {
+        const { invitationId } = parseForm(RevokeInvitationForm, values);
+        await invitationsOf(context.services.db, workspace.id).revoke(actor, invitationId);
+        return { ok: true, intent: values.intent, message: "Invitation revoked." };
       }
       case "change-role": {
         const input = parseForm(ChangeRoleForm, values);
@@ -61,12 +75,13 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
 });
 
 export default function Settings() {
-  const { workspace, members, role, me, origin } = useLoaderData<typeof loader>();
+  const { workspace, members, invitations, invitationDays, role, me, origin } = useLoaderData<typeof loader>();
   const result = useActionData<FormResult>();
   const canManage = roleAtLeast(role, "admin");
   const resultOf = (intent: string) => (result?.intent === intent ? result : undefined);
   const ws = resultOf("workspace");
-  const add = resultOf("add-member");
+  const add = resultOf("invite");
+  const revoked = resultOf("revoke-invitation");
   const memberResult = resultOf("change-role") ?? resultOf("remove-member");
 
   return (
@@ -158,19 +173,62 @@ export default function Settings() {
             ))}
           </tbody>
         </table>
+        {invitations.length > 0 ? (
+          <>
+            <h3 id="invitations">Pending invitations</h3>
+            <FormMessage message={revoked?.message} tone={revoked?.ok ? "success" : "error"} />
+            <table aria-labelledby="invitations">
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Invited by</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {invitations.map((i) => (
+                  <tr key={i.id}>
+                    <td>{i.email}</td>
+                    <td>{i.role}</td>
+                    <td>{i.invitedBy ?? "a former member"}</td>
+                    <td>
+                      <time dateTime={i.expiresAt}>{i.expiresAt.slice(0, 10)}</time>
+                    </td>
+                    <td>
+                      {canManage ? (
+                        <ConfirmForm
+                          confirm={`Revoke the invitation of ${i.email}?`}
+                          fields={{ intent: "revoke-invitation", invitationId: i.id }}
+                        >
+                          <button type="submit" className="secondary">
+                            Revoke
+                          </button>
+                        </ConfirmForm>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        ) : null}
         {canManage ? (
           <>
-            <h3>Add a member</h3>
+            <h3>Invite a member</h3>
             <FormMessage message={add?.message} tone={add?.ok ? "success" : "error"} />
             <Form method="post">
-              <input type="hidden" name="intent" value="add-member" />
+              <input type="hidden" name="intent" value="invite" />
               <Field
                 label="Email"
                 name="email"
                 type="email"
                 error={add?.fieldErrors?.email}
                 required
-                hint="They need an Atrium account on this server already."
+                hint={`We e-mail them a link to join, valid for ${invitationDays} days; they can create an account on the way.`}
               />
               <div className="field">
                 <label htmlFor="field-role">Role</label>
@@ -183,7 +241,7 @@ export default function Settings() {
                 </select>
                 {add?.fieldErrors?.role ? <p className="field-error">{add.fieldErrors.role}</p> : null}
               </div>
-              <button type="submit">Add member</button>
+              <button type="submit">Send invitation</button>
             </Form>
           </>
         ) : null}

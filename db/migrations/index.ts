@@ -7,9 +7,11 @@ import * as m0005 from "./0005-sops";
 import * as m0006 from "./0006-oauth";
 import * as m0007 from "./0007-mail-idempotency-per-workspace";
 import * as m0008 from "./0008-contacts-idempotency-per-workspace";
+import * as m0009 from "./0009-accounts-signup-requests";
 import * as m0010 from "./0010-sops-cancelled-runs-and-replayed-triggers";
 import * as m0011 from "./0011-sops-trigger-limits";
 import * as m0012 from "./0012-health-probe";
+import * as m0013 from "./0013-tenancy-invitations";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -31,7 +33,9 @@ export const migrations: Record<string, Migration> = {
   "0006-oauth": m0006,
   "0007-mail-idempotency-per-workspace": m0007,
   "0008-contacts-idempotency-per-workspace": m0008,
+  "0009-accounts-signup-requests": m0009,
   "0010-sops-cancelled-runs-and-replayed-triggers": m0010,
   "0011-sops-trigger-limits": m0011,
   "0012-health-probe": m0012,
+  "0013-tenancy-invitations": m0013,
 };

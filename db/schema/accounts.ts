@@ -1,5 +1,6 @@
 /**
- * Owned by `app/modules/accounts` (sign-up, account settings, deletion). Created in 0001-foundation.
+ * Owned by `app/modules/accounts` (sign-up, account settings, deletion). `users` created in 0001-foundation,
+ * `signup_requests` in 0009-accounts-signup-requests.
  * `Tier` is the plans module's vocabulary (`app/modules/plans`), stored on the account.
  */
 import type { Selectable } from "kysely";
@@ -23,8 +24,23 @@ export interface UsersTable {
   updated_at: string;
 }
 
+/** A sign-up waiting for its e-mailed link to be followed. */
+export interface SignupRequestsTable {
+  id: string;
+  /** Lower-cased, as on `users`. */
+  email: string;
+  password_hash: string;
+  /** SHA-256 (base64url) of the link's token; the token itself is only in the e-mail. */
+  token_hash: string;
+  /** Where the new account goes once signed in (a path on this site, checked by `safeRedirectTarget`). */
+  redirect_to: string;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface AccountsTables {
   users: UsersTable;
+  signup_requests: SignupRequestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

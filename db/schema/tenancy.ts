@@ -1,4 +1,7 @@
-/** Owned by `app/modules/tenancy` (workspaces and their members). Created in 0001-foundation. */
+/**
+ * Owned by `app/modules/tenancy` (workspaces, their members and invitations). `workspaces` and
+ * `workspace_members` created in 0001-foundation, `workspace_invitations` in 0013-tenancy-invitations.
+ */
 import type { Selectable } from "kysely";
 
 export type Role = "owner" | "admin" | "editor" | "viewer";
@@ -21,9 +24,24 @@ export interface WorkspaceMembersTable {
   created_at: string;
 }
 
+/** An e-mailed invitation to join a workspace, pending until accepted, revoked or expired. */
+export interface WorkspaceInvitationsTable {
+  id: string;
+  workspace_id: string;
+  /** Lower-cased; one pending invitation per address and workspace. */
+  email: string;
+  role: Role;
+  /** SHA-256 (base64url) of the link's token; the token itself is only in the e-mail. */
+  token_hash: string;
+  invited_by_user_id: string | null;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface TenancyTables {
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;
+  workspace_invitations: WorkspaceInvitationsTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;

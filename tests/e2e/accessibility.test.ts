@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../helpers/axe";
-import { browserSuite } from "../helpers/browser";
+import { finishSignUp, browserSuite } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
 
 const suite = browserSuite({ bypassCSP: true });
@@ -20,10 +20,12 @@ let page: Page;
 beforeAll(async () => {
   // An operator with a workspace and an API key, so every page shows its full content.
   page = await suite.context.newPage();
+  const email = uniqueEmail("a11y");
   await page.goto(`${suite.server.url}/signup`);
-  await page.getByLabel("Email").fill(uniqueEmail("a11y"));
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("a long enough password");
   await page.getByRole("button", { name: "Create account" }).click();
+  await finishSignUp(page, suite.server, email);
   await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
   await page.getByLabel("Name").fill("Acme Bakery");
   await page.getByLabel("Site address").fill("acme");

@@ -1,6 +1,6 @@
 /** A new user, in Chromium, generates a key under API Keys, copies it, and calls /api/auth/me with it. */
 import { describe, expect, it } from "vitest";
-import { browserSuite } from "../helpers/browser";
+import { browserSuite, finishSignUp } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
 
 const suite = browserSuite({ permissions: ["clipboard-read", "clipboard-write"] });
@@ -13,6 +13,7 @@ describe("API keys in Chromium", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("a long enough password");
     await page.getByRole("button", { name: "Create account" }).click();
+    await finishSignUp(page, suite.server, email);
     await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
 
     await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "API keys" }).click();

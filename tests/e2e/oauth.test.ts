@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserSuite } from "../helpers/browser";
+import { browserSuite, finishSignUp } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
 
 const suite = browserSuite();
@@ -41,6 +41,7 @@ describe("OAuth in Chromium", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
+    await finishSignUp(page, suite.server, email);
     await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
 
     await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "OAuth apps" }).click();

@@ -1,7 +1,7 @@
 /** A new operator, in a real browser: sign up, create a workspace, find it in the picker, open its site. */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { browserSuite } from "../helpers/browser";
+import { browserSuite, finishSignUp } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
 
 const suite = browserSuite();
@@ -30,6 +30,7 @@ describe("onboarding in Chromium", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
+    await finishSignUp(page, suite.server, email);
 
     await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
     await page.getByText("You have no workspaces yet").waitFor();

@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { browserSuite } from "../helpers/browser";
+import { browserSuite, finishSignUp } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
 
 const run = promisify(execFile);
@@ -18,10 +18,12 @@ const suite = browserSuite({
 describe("SOPs in Chromium", () => {
   it("creates a SOP and a trigger, runs the page's curl example, sees the run, rotates the secret", async () => {
     const page = await suite.context.newPage();
+    const email = uniqueEmail("sops");
     await page.goto(`${suite.server.url}/signup`);
-    await page.getByLabel("Email").fill(uniqueEmail("sops"));
+    await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("a long enough password");
     await page.getByRole("button", { name: "Create account" }).click();
+    await finishSignUp(page, suite.server, email);
     await page.getByLabel("Name").fill("Corner Shop");
     await page.getByLabel("Site address").fill("corner-shop");
     await page.getByRole("button", { name: "Create workspace" }).click();

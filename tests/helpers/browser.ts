@@ -1,9 +1,10 @@
 /** Debian's Chromium driven by playwright-core: never a browser download, always a fresh profile. */
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type BrowserContext } from "playwright-core";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { assertChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
+import { lastMailTo, linkIn } from "./client";
 import { startServer, type TestServer } from "./server";
 import { tempDir } from "./temp";
 
@@ -74,4 +75,15 @@ export function browserSuite(
     await suite.server?.close();
   });
   return suite;
+}
+
+/**
+ * After the sign-up form was sent: follows the link the server e-mailed (ADR 004: sign-up finishes by e-mail),
+ * as the operator would from their inbox, and creates the account.
+ */
+export async function finishSignUp(page: Page, server: TestServer, email: string): Promise<void> {
+  await page.getByRole("heading", { name: "Check your email" }).waitFor();
+  const link = linkIn((await lastMailTo(server.url, email)).body, "/signup/confirm");
+  await page.goto(`${server.url}${link}`);
+  await page.getByRole("button", { name: "Create my account" }).click();
 }

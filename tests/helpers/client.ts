@@ -1,3 +1,7 @@
+import { openDatabase } from "../../db/client";
+import type { TestDatabase } from "./database";
+import { serversByUrl } from "./server";
+
 /**
  * A browser without a browser: keeps cookies, sends the Origin a same-site form post would, and never
  * follows redirects, so tests see every status a user's browser would.
@@ -67,12 +71,80 @@ export function uniqueEmail(prefix = "operator"): string {
 
 export const PASSWORD = "correct horse battery";
 
-/** Signs up a new operator through the real form; returns the signed-in client. */
-export async function signUp(base: string, email = uniqueEmail()): Promise<{ client: Client; email: string }> {
-  const client = new Client(base);
-  const response = await client.post("/signup", { email, password: PASSWORD });
-  if (response.status !== 302) throw new Error(`sign-up failed with ${response.status}: ${await response.text()}`);
-  return { client, email };
+/**
+ * The newest e-mail the test server at `base` sent to `to` (outbox or SMTP, both are recorded). A server in
+ * another process (spawnBuiltServer) is read through its `database`.
+ */
+export async function lastMailTo(
+  base: string,
+  to: string,
+  database?: TestDatabase,
+): Promise<{ subject: string; body: string }> {
+  const running = serversByUrl.get(base);
+  const handle = running ? undefined : database ? openDatabase(database.url, { poolSize: 1 }) : undefined;
+  const db = running?.db ?? handle?.db;
+  if (!db) throw new Error(`no test server at ${base}: pass its database`);
+  try {
+    const row = await db
+      .selectFrom("mail_messages")
+      .select(["subject", "body"])
+      .where("to_address", "=", to.toLowerCase())
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .executeTakeFirst();
+    if (!row) throw new Error(`no mail to ${to}`);
+    return row;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** The path (and query) of the first link in `body` whose path starts with `prefix`. */
+export function linkIn(body: string, prefix: string): string {
+  for (const match of body.matchAll(/https?:\/\/\S+/g)) {
+    const url = new URL(match[0]);
+    if (url.pathname.startsWith(prefix)) return url.pathname + url.search;
+  }
+  throw new Error(`no ${prefix} link in: ${body}`);
+}
+
+/**
+ * Signs up a new operator through the real form and the e-mailed link (ADR 004); returns the signed-in
+ * client. `redirectTo` is carried through the link, as a page that asked for sign-in does.
+ */
+export async function signUp(
+  base: string,
+  email = uniqueEmail(),
+  options: { client?: Client; redirectTo?: string; database?: TestDatabase } = {},
+): Promise<{ client: Client; email: string; location: string }> {
+  const client = options.client ?? new Client(base);
+  const fields = { email, password: PASSWORD, ...(options.redirectTo ? { redirectTo: options.redirectTo } : {}) };
+  const response = await client.post("/signup", fields);
+  if (response.status !== 200) throw new Error(`sign-up failed with ${response.status}: ${await response.text()}`);
+  const link = linkIn((await lastMailTo(base, email, options.database)).body, "/signup/confirm");
+  const token = new URL(link, base).searchParams.get("token") ?? "";
+  const confirmed = await client.post(link, { token });
+  if (confirmed.status !== 302)
+    throw new Error(`sign-up confirmation failed with ${confirmed.status}: ${await confirmed.text()}`);
+  return { client, email, location: confirmed.headers.get("location") ?? "" };
+}
+
+/**
+ * Adds `member` to the inviter's selected workspace as members are added (ADR 003): the members form sends an
+ * invitation, and the member accepts it from the e-mailed link.
+ */
+export async function addMember(
+  base: string,
+  inviter: Client,
+  member: { client: Client; email: string },
+  role: string,
+): Promise<void> {
+  const invited = await inviter.post("/settings", { intent: "invite", email: member.email, role });
+  if (invited.status !== 200) throw new Error(`invitation failed with ${invited.status}: ${await invited.text()}`);
+  const link = linkIn((await lastMailTo(base, member.email)).body, "/invitations");
+  const token = new URL(link, base).searchParams.get("token") ?? "";
+  const accepted = await member.client.post(link, { token });
+  if (accepted.status !== 302) throw new Error(`accepting failed with ${accepted.status}: ${await accepted.text()}`);
 }
 
 /** Creates a workspace through the picker's form (it becomes the selected one). */

@@ -16,6 +16,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** Running test servers by URL, so helpers given only a URL (`signUp`) can read the mail a server sent. */
+export const serversByUrl = new Map<string, TestServer>();
+
 /** `database`: reuse one the test made itself (it then drops it); by default a fresh one, dropped at close. */
 export async function startServer(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestServer> {
   const owned = database === undefined;
@@ -38,20 +41,25 @@ export async function startServer(env: Record<string, string> = {}, database?: T
       SHUTDOWN_TIMEOUT_MS: "300",
       // One key for every test server, so a restarted server opens the secrets its predecessor sealed.
       APP_KEY: TEST_APP_KEY,
+      // Every test client comes from loopback: a file signs up more operators than one address may in an hour.
+      SIGNUPS_PER_ADDRESS_PER_HOUR: "1000",
       ...env,
     },
     logger: pino({ level: "info" }, sink),
   });
   const url = await atrium.listen();
-  return {
+  const server: TestServer = {
     url,
     atrium,
     database,
     logs,
     db: atrium.runtime.services.db,
     close: async () => {
+      serversByUrl.delete(url);
       await atrium.close();
       if (owned) await database.drop();
     },
   };
+  serversByUrl.set(url, server);
+  return server;
 }

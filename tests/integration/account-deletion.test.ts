@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listTables } from "../../db/client";
-import { Client, PASSWORD, createWorkspace, signUp } from "../helpers/client";
+import { Client, PASSWORD, addMember, createWorkspace, signUp } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { consoleTrigger, createSop, trigger } from "../helpers/sops";
 
@@ -51,11 +51,11 @@ describe("deleting an account", () => {
     const teammate = await signUp(server.url);
     const neighbour = await signUp(server.url);
     await createWorkspace(leaving.client, "Leaving Ltd", "leaving-ltd");
-    await leaving.client.post("/settings", { intent: "add-member", email: teammate.email, role: "editor" });
+    await addMember(server.url, leaving.client, teammate, "editor");
     await createWorkspace(neighbour.client, "Neighbour", "neighbour");
-    await neighbour.client.post("/settings", { intent: "add-member", email: leaving.email, role: "admin" });
+    await addMember(server.url, neighbour.client, leaving, "admin");
     await leaving.client.post("/?index", { intent: "select", workspaceId: await workspaceId("neighbour") });
-    await leaving.client.post("/settings", { intent: "add-member", email: teammate.email, role: "viewer" });
+    await addMember(server.url, leaving.client, teammate, "viewer");
     await new Client(server.url).post("/login", { email: leaving.email, password: "not the password" });
     const secondDevice = new Client(server.url);
     expect((await secondDevice.post("/login", { email: leaving.email, password: PASSWORD })).status).toBe(302);
@@ -161,6 +161,7 @@ describe("deleting an account", () => {
         "sop_runs",
         "sop_trigger_rate_windows",
         "jobs",
+        "mail_messages",
         "oauth_clients",
         "oauth_grants",
         "oauth_codes",

@@ -89,6 +89,9 @@ describe("npm run admin", () => {
     const invalid = await run("admin", "users:create", "--email", "not-an-email", "--password", "x");
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain("Enter a valid email address");
+    const common = await run("admin", "users:create", "--email", "new@example.test", "--password", "password12");
+    expect(common.code).toBe(1);
+    expect(common.stderr).toContain("lists of common or leaked passwords");
     const unknown = await run("admin", "users:fly");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command "users:fly"');

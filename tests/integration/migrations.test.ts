@@ -148,9 +148,11 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
     expect(await migrateToLatest(db)).toEqual([
       "0007-mail-idempotency-per-workspace",
       "0008-contacts-idempotency-per-workspace",
+      "0009-accounts-signup-requests",
       "0010-sops-cancelled-runs-and-replayed-triggers",
       "0011-sops-trigger-limits",
       "0012-health-probe",
+      "0013-tenancy-invitations",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
@@ -167,9 +169,11 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0013-tenancy-invitations Success",
       "Down 0012-health-probe Success",
       "Down 0011-sops-trigger-limits Success",
       "Down 0010-sops-cancelled-runs-and-replayed-triggers Success",
+      "Down 0009-accounts-signup-requests Success",
       "Down 0008-contacts-idempotency-per-workspace Success",
       "Down 0007-mail-idempotency-per-workspace Success",
     ]);

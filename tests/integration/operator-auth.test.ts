@@ -1,8 +1,9 @@
 /** Operator accounts: sign-up, sign-in, sessions, throttling, CSRF defence, suspension. */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { purgeExpiredSignups } from "~/modules/accounts/signups.server";
 import { setStatus } from "~/modules/accounts/users.server";
-import { Client, PASSWORD, signUp, uniqueEmail } from "../helpers/client";
+import { Client, PASSWORD, lastMailTo, linkIn, signUp, uniqueEmail } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
 let server: TestServer;
@@ -16,13 +17,33 @@ const COOKIE = "atrium_session";
 const sha256 = (v: string) => createHash("sha256").update(v).digest("hex");
 
 describe("sign-up", () => {
-  it("creates the account, signs in and sets an httpOnly SameSite=Lax cookie", async () => {
+  it("answers with a link by e-mail; following it creates the account, signs in and sets the cookie", async () => {
     const client = new Client(server.url);
     const email = uniqueEmail();
     const res = await client.post("/signup", { email: email.toUpperCase(), password: PASSWORD });
-    expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/");
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`)) ?? "";
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(`We sent a link to ${email} to finish creating your account`);
+    expect(client.cookie(COOKIE)).toBeUndefined();
+    expect(await server.db.selectFrom("users").select("id").where("email", "=", email).execute()).toHaveLength(0);
+
+    const mail = await lastMailTo(server.url, email);
+    expect(mail.subject).toBe("Finish creating your Atrium account");
+    const link = linkIn(mail.body, "/signup/confirm");
+    // No SMTP_URL here: the log shows the message, so a fresh install's first operator can finish.
+    expect(server.logs.some((l) => String(l.msg).includes(link))).toBe(true);
+    const token = new URL(link, server.url).searchParams.get("token")!;
+    // Only the token's hash is stored.
+    const stored = await server.db.selectFrom("signup_requests").select("token_hash").execute();
+    expect(stored.map((r) => r.token_hash)).not.toContain(token);
+
+    // Opening the link changes nothing (mail scanners open links); the button does.
+    const page = await client.get(link);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(email);
+    const confirmed = await client.post(link, { token });
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe("/");
+    const cookie = confirmed.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`)) ?? "";
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).toMatch(/Path=\//);
@@ -30,6 +51,28 @@ describe("sign-up", () => {
     const home = await client.get("/");
     expect(home.status).toBe(200);
     expect(await home.text()).toContain(email);
+
+    // The link works once.
+    const again = await new Client(server.url).post(link, { token });
+    expect(again.status).toBe(404);
+    expect(await again.text()).toContain("This link has expired or was already used");
+  });
+
+  it("refuses an expired link", async () => {
+    const email = uniqueEmail();
+    expect((await new Client(server.url).post("/signup", { email, password: PASSWORD })).status).toBe(200);
+    const link = linkIn((await lastMailTo(server.url, email)).body, "/signup/confirm");
+    await server.db
+      .updateTable("signup_requests")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("email", "=", email)
+      .execute();
+    const res = await new Client(server.url).get(link);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain("This link has expired or was already used");
+    // The job runner's housekeeping forgets it.
+    await purgeExpiredSignups(server.db);
+    expect(await server.db.selectFrom("signup_requests").where("email", "=", email).selectAll().execute()).toEqual([]);
   });
 
   it("stores only the hash of the session secret", async () => {
@@ -41,12 +84,27 @@ describe("sign-up", () => {
     expect(rows.map((r) => r.id)).not.toContain(secret);
   });
 
-  it("treats emails case-insensitively and refuses a second account", async () => {
-    const email = uniqueEmail();
-    await signUp(server.url, email);
-    const res = await new Client(server.url).post("/signup", { email: email.toUpperCase(), password: PASSWORD });
-    expect(res.status).toBe(409);
-    expect(await res.text()).toContain("An account with this email already exists");
+  it("answers a taken e-mail exactly as a new one, and tells its owner by e-mail instead", async () => {
+    const { email } = await signUp(server.url);
+    const fresh = uniqueEmail();
+    const attempt = async (address: string) => {
+      const client = new Client(server.url);
+      const res = await client.post("/signup", { email: address, password: PASSWORD });
+      return { status: res.status, html: await res.text(), cookie: client.cookie(COOKIE) };
+    };
+    const taken = await attempt(email.toUpperCase());
+    const untaken = await attempt(fresh);
+    expect(taken.status).toBe(untaken.status);
+    expect(taken.cookie).toBeUndefined();
+    // The same page, but for the address and the per-response script nonce.
+    const same = (html: string, address: string) => html.replaceAll(address, "ADDRESS").replace(/nonce="[^"]*"/g, "");
+    expect(same(taken.html, email)).toBe(same(untaken.html, fresh));
+    const mail = await lastMailTo(server.url, email);
+    expect(mail.subject).toBe("Someone tried to create an Atrium account with your address");
+    expect(mail.body).toContain(`${server.url}/login`);
+    expect(mail.body).not.toContain("/signup/confirm");
+    const pending = await server.db.selectFrom("signup_requests").select("id").where("email", "=", email).execute();
+    expect(pending).toHaveLength(0);
   });
 
   it("shows field errors for a bad email and a short password", async () => {
@@ -55,6 +113,29 @@ describe("sign-up", () => {
     const html = await res.text();
     expect(html).toContain("Enter a valid email address");
     expect(html).toContain("Use at least 10 characters");
+  });
+});
+
+describe("password policy (NIST SP 800-63B)", () => {
+  it.each([
+    ["password12", "lists of common or leaked passwords"],
+    ["1234567890", "lists of common or leaked passwords"],
+    ["aaaaaaaaaa", "Avoid repeated or sequential characters"],
+    ["abcdefghij", "Avoid repeated or sequential characters"],
+    ["Atrium2024!", "Don&#x27;t use your email address"],
+  ])("refuses %s at sign-up, next to the password field", async (password, message) => {
+    const res = await new Client(server.url).post("/signup", { email: uniqueEmail(), password });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(message);
+  });
+
+  it("refuses the e-mail itself as the password", async () => {
+    const email = uniqueEmail();
+    const res = await new Client(server.url).post("/signup", { email, password: email });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("Don&#x27;t use your email address");
+    const rows = await server.db.selectFrom("users").select("id").where("email", "=", email).execute();
+    expect(rows).toHaveLength(0);
   });
 });
 
@@ -165,24 +246,48 @@ describe("sign-in and sessions", () => {
 });
 
 describe("throttling", () => {
-  it("refuses further sign-ins for an email after the allowed failures (from any address), with Retry-After", async () => {
+  it("locks the guessing address out of that email, while the owner still signs in from another address", async () => {
     const throttled = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "3", TRUST_PROXY: "loopback" });
     try {
       const { email } = await signUp(throttled.url);
+      const attacker = new Client(throttled.url, { "x-forwarded-for": "198.51.100.66" });
       for (let i = 0; i < 3; i += 1) {
-        const client = new Client(throttled.url, { "x-forwarded-for": `198.51.100.${i + 1}` });
-        expect((await client.post("/login", { email, password: "wrong password!" })).status).toBe(401);
+        expect((await attacker.post("/login", { email, password: "wrong password!" })).status).toBe(401);
       }
-      // The right password, from a fresh address: still refused until the window passes.
-      const blocked = await new Client(throttled.url, { "x-forwarded-for": "198.51.100.50" }).post("/login", {
-        email,
-        password: PASSWORD,
-      });
+      // The attacker's address is refused, even with the right password.
+      const blocked = await attacker.post("/login", { email, password: PASSWORD });
       expect(blocked.status).toBe(429);
       const retryAfter = Number(blocked.headers.get("retry-after"));
       expect(retryAfter).toBeGreaterThan(14 * 60);
       expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-      expect(await blocked.text()).toContain("Too many attempts");
+      expect(await blocked.text()).toContain("Too many attempts. Try again in 15 minutes.");
+      // The owner, from an address with no failures for this email, is let in.
+      const owner = new Client(throttled.url, { "x-forwarded-for": "203.0.113.10" });
+      const res = await owner.post("/login", { email, password: PASSWORD });
+      expect(res.status).toBe(302);
+      expect(owner.cookie(COOKIE)).toBeTruthy();
+    } finally {
+      await throttled.close();
+    }
+  });
+
+  it("slows guesses spread over many addresses to one per address, without refusing the owner", async () => {
+    // One failure per pair; the email's ceiling is ten times that.
+    const throttled = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "1", TRUST_PROXY: "loopback" });
+    try {
+      const { email } = await signUp(throttled.url);
+      const from = (ip: string) => new Client(throttled.url, { "x-forwarded-for": ip });
+      for (let i = 0; i < 10; i += 1) {
+        expect((await from(`198.51.100.${i + 1}`).post("/login", { email, password: "wrong guess!" })).status).toBe(
+          401,
+        );
+      }
+      // Over the ceiling: a fresh address still gets one guess, then is refused.
+      const bot = from("198.51.100.200");
+      expect((await bot.post("/login", { email, password: "wrong guess!" })).status).toBe(401);
+      expect((await bot.post("/login", { email, password: "another guess" })).status).toBe(429);
+      // The owner's right password from a clean address goes through.
+      expect((await from("203.0.113.10").post("/login", { email, password: PASSWORD })).status).toBe(302);
     } finally {
       await throttled.close();
     }
@@ -197,7 +302,7 @@ describe("throttling", () => {
           new Client(throttled.url).post("/login", { email, password: "wrong password!" }).then((r) => r.status),
         ),
       );
-      // Each guess takes a point from the email's and the address's counters, independently: under contention a
+      // Each guess takes a point from the pair's and the address's counters, independently: under contention a
       // guess can win one and lose the other, so fewer than 3 may get through — never more.
       const checked = statuses.filter((s) => s === 401).length;
       expect(checked).toBeGreaterThanOrEqual(1);
@@ -212,7 +317,8 @@ describe("throttling", () => {
     const proxied = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "3", TRUST_PROXY: "loopback" });
     try {
       const from = (ip: string) => new Client(proxied.url, { "x-forwarded-for": ip });
-      for (let i = 0; i < 3; i += 1) {
+      // An address may fail four times the per-email allowance across emails.
+      for (let i = 0; i < 12; i += 1) {
         expect((await from("198.51.100.7").post("/login", { email: uniqueEmail(), password: "x" })).status).toBe(401);
       }
       // Same address, yet another email: refused.
@@ -227,7 +333,7 @@ describe("throttling", () => {
   it("cannot be dodged by spoofing X-Forwarded-For when no proxy is trusted", async () => {
     const direct = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "3" });
     try {
-      for (let i = 0; i < 3; i += 1) {
+      for (let i = 0; i < 12; i += 1) {
         const spoofed = new Client(direct.url, { "x-forwarded-for": `192.0.2.${i}` });
         await spoofed.post("/login", { email: uniqueEmail(), password: "x" });
       }
@@ -241,16 +347,17 @@ describe("throttling", () => {
     }
   });
 
-  it("throttles failed sign-ups too, and the counters survive a restart", async () => {
-    const first = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "2" });
+  it("throttles sign-ups per address, failed or successful, and the counters survive a restart", async () => {
+    const first = await startServer({ SIGNUPS_PER_ADDRESS_PER_HOUR: "3" });
     const url = first.database.url;
     try {
-      for (let i = 0; i < 2; i += 1) {
-        expect((await new Client(first.url).post("/signup", { email: "bad", password: "x" })).status).toBe(400);
-      }
-      expect((await new Client(first.url).post("/signup", { email: uniqueEmail(), password: PASSWORD })).status).toBe(
-        429,
-      );
+      expect((await new Client(first.url).post("/signup", { email: "bad", password: "x" })).status).toBe(400);
+      await signUp(first.url);
+      await signUp(first.url);
+      const refused = await new Client(first.url).post("/signup", { email: uniqueEmail(), password: PASSWORD });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(59 * 60);
+      expect(await refused.text()).toContain("Too many attempts");
       await first.atrium.close();
       const { createAtriumServer } = await import("../../server");
       const again = await createAtriumServer({
@@ -262,7 +369,7 @@ describe("throttling", () => {
           SEED_DEMO: "false",
           LOG_LEVEL: "silent",
           SHUTDOWN_TIMEOUT_MS: "300",
-          AUTH_THROTTLE_MAX_FAILURES: "2",
+          SIGNUPS_PER_ADDRESS_PER_HOUR: "3",
         },
       });
       const base = await again.listen();

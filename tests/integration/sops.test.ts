@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTestClock } from "~/lib/clock.server";
 import { triggerBinding } from "~/modules/sops/sop-triggers.server";
-import { Client, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
+import { Client, addMember, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
 import { freshDatabase } from "../helpers/database";
 import { startServer, type TestServer } from "../helpers/server";
 import {
@@ -454,8 +454,7 @@ describe("rotation", () => {
       await server.db.selectFrom("sop_triggers").select("id").where("sop_id", "=", sop.id).executeTakeFirstOrThrow()
     ).id;
     const viewer = await signUp(server.url, uniqueEmail("viewer"));
-    const added = await owner.client.post("/settings", { intent: "add-member", email: viewer.email, role: "viewer" });
-    expect(added.status).toBe(200);
+    await addMember(server.url, owner.client, viewer, "viewer");
     const rotate = (c: Client) =>
       c.request(`/api/sops/${sop.id}/triggers/${triggerId}/rotate`, {
         method: "POST",

@@ -1,6 +1,6 @@
 /** Workspaces, the picker, settings and members, through the console's own forms. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, createWorkspace, signUp } from "../helpers/client";
+import { Client, addMember, createWorkspace, lastMailTo, linkIn, signUp, uniqueEmail } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
 let server: TestServer;
@@ -84,12 +84,8 @@ describe("settings and members", () => {
     admin = await signUp(server.url);
     viewer = await signUp(server.url);
     await createWorkspace(owner.client, "Members Co", "members-co");
-    expect(
-      (await owner.client.post("/settings", { intent: "add-member", email: admin.email, role: "admin" })).status,
-    ).toBe(200);
-    expect(
-      (await owner.client.post("/settings", { intent: "add-member", email: viewer.email, role: "viewer" })).status,
-    ).toBe(200);
+    await addMember(server.url, owner.client, admin, "admin");
+    await addMember(server.url, owner.client, viewer, "viewer");
     const workspace = await server.db
       .selectFrom("workspaces")
       .select("id")
@@ -134,7 +130,7 @@ describe("settings and members", () => {
       .executeTakeFirstOrThrow();
     const attempts: Record<string, string>[] = [
       { intent: "workspace", name: "Hijacked", slug: "hijacked" },
-      { intent: "add-member", email: owner.email, role: "admin" },
+      { intent: "invite", email: owner.email, role: "admin" },
       { intent: "remove-member", userId: await userId(admin.email) },
     ];
     for (const fields of attempts) {
@@ -165,17 +161,104 @@ describe("settings and members", () => {
     expect(role.role).toBe("owner");
   });
 
-  it("refuses to add an unknown email or an existing member, with the reason by the field", async () => {
-    const unknown = await owner.client.post("/settings", {
-      intent: "add-member",
-      email: "nobody@example.test",
-      role: "editor",
-    });
-    expect(unknown.status).toBe(400);
-    expect(await unknown.text()).toContain("ask them to sign up first");
-    const again = await owner.client.post("/settings", { intent: "add-member", email: admin.email, role: "editor" });
+  it("invites a known and an unknown address with the same answer, and refuses an existing member", async () => {
+    const known = await signUp(server.url);
+    const unknownEmail = uniqueEmail("newcomer");
+    const answers = [];
+    for (const email of [known.email, unknownEmail]) {
+      const res = await owner.client.post("/settings", { intent: "invite", email, role: "editor" });
+      answers.push({ status: res.status, message: (await res.text()).includes(`Invitation sent to ${email}.`) });
+      const mail = await lastMailTo(server.url, email);
+      // Renamed "Members & Co" by a test above.
+      expect(mail.subject).toMatch(/^You are invited to Members (& )?Co on Atrium$/);
+      expect(linkIn(mail.body, "/invitations")).toMatch(/^\/invitations\?token=[\w-]{43}$/);
+    }
+    expect(answers).toEqual([
+      { status: 200, message: true },
+      { status: 200, message: true },
+    ]);
+    // Only a hash of each link's token is stored; both are pending, listed with a way to revoke them.
+    const link = linkIn((await lastMailTo(server.url, unknownEmail)).body, "/invitations");
+    const stored = await server.db.selectFrom("workspace_invitations").select("token_hash").execute();
+    expect(stored.map((r) => r.token_hash)).not.toContain(new URL(link, server.url).searchParams.get("token"));
+    const settings = await (await owner.client.get("/settings")).text();
+    expect(settings).toContain("Pending invitations");
+    expect(settings).toContain(unknownEmail);
+    expect(settings).toContain(known.email);
+
+    const again = await owner.client.post("/settings", { intent: "invite", email: admin.email, role: "editor" });
     expect(again.status).toBe(409);
     expect(await again.text()).toContain("already a member");
+  });
+
+  it("lets a newcomer sign up from the invitation and join; the link works once", async () => {
+    const email = uniqueEmail("joiner");
+    await owner.client.post("/settings", { intent: "invite", email, role: "viewer" });
+    const link = linkIn((await lastMailTo(server.url, email)).body, "/invitations");
+    const visitor = new Client(server.url);
+    const page = await (await visitor.get(link)).text();
+    // The workspace is renamed "Members & Co" by a test above.
+    expect(page).toMatch(/Join Members (&amp; )?Co/);
+    expect(page).toContain(`/signup?redirectTo=${encodeURIComponent(link)}`);
+    // Taking the sign-in link first and switching to sign-up keeps the way back.
+    const login = await (await visitor.get(`/login?redirectTo=${encodeURIComponent(link)}`)).text();
+    expect(login).toContain(`/signup?redirectTo=${encodeURIComponent(link)}`);
+    // Sign-up carries the invitation through its own e-mailed link, back to the invitation.
+    const { location } = await signUp(server.url, email, { client: visitor, redirectTo: link });
+    expect(location).toBe(link);
+    const accepted = await visitor.post(link, {});
+    expect(accepted.status).toBe(302);
+    const memberships = await server.db
+      .selectFrom("workspace_members")
+      .innerJoin("workspaces", "workspaces.id", "workspace_members.workspace_id")
+      .select(["workspaces.owner_user_id", "role"])
+      .where("user_id", "=", await userId(email))
+      .execute();
+    expect(memberships).toEqual([{ owner_user_id: await userId(owner.email), role: "viewer" }]);
+    expect(await (await visitor.get("/settings")).text()).toMatch(/Members (&amp; )?Co/);
+    expect((await visitor.post(link, {})).status).toBe(404);
+  });
+
+  it("accepts only as the invited address, and not after revocation", async () => {
+    const invited = await signUp(server.url);
+    const other = await signUp(server.url);
+    await owner.client.post("/settings", { intent: "invite", email: invited.email, role: "editor" });
+    const link = linkIn((await lastMailTo(server.url, invited.email)).body, "/invitations");
+    const wrong = await other.client.post(link, {});
+    expect(wrong.status).toBe(403);
+    expect(await wrong.text()).toContain(`This invitation is for ${invited.email}`);
+
+    const { id } = await server.db
+      .selectFrom("workspace_invitations")
+      .select("id")
+      .where("email", "=", invited.email)
+      .executeTakeFirstOrThrow();
+    const revoked = await owner.client.post("/settings", { intent: "revoke-invitation", invitationId: id });
+    expect(revoked.status).toBe(200);
+    expect((await invited.client.post(link, {})).status).toBe(404);
+    const events = await server.db
+      .selectFrom("audit_events")
+      .select("action")
+      .where("action", "in", ["member.invited", "member.invitation_revoked"])
+      .execute();
+    expect(events.map((e) => e.action)).toContain("member.invitation_revoked");
+  });
+
+  it("throttles invitations per inviter: the 21st in an hour is refused with Retry-After", async () => {
+    const inviter = await signUp(server.url);
+    await createWorkspace(inviter.client, "Busy Inviter", "busy-inviter");
+    for (let i = 0; i < 20; i += 1) {
+      const res = await inviter.client.post("/settings", {
+        intent: "invite",
+        email: uniqueEmail("bulk"),
+        role: "viewer",
+      });
+      expect(res.status).toBe(200);
+    }
+    const refused = await inviter.client.post("/settings", { intent: "invite", email: uniqueEmail(), role: "viewer" });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(59 * 60);
+    expect(await refused.text()).toContain("Too many invitations");
   });
 
   it("changes a role, and removing a member ends their access at once", async () => {
@@ -234,7 +317,7 @@ describe("tenant isolation", () => {
     const b = await signUp(server.url);
     const bMember = await signUp(server.url);
     await createWorkspace(b.client, "B Shop", "b-shop");
-    await b.client.post("/settings", { intent: "add-member", email: bMember.email, role: "editor" });
+    await addMember(server.url, b.client, bMember, "editor");
     await createWorkspace(a.client, "A Shop", "a-shop");
     // A's owner names B's member: not found in A, and B is untouched.
     const res = await a.client.post("/settings", { intent: "remove-member", userId: await userId(bMember.email) });

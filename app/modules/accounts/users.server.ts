@@ -13,6 +13,14 @@ import type { AppServices } from "~/lib/context";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
 import { rateLimitsOf, type RateLimits } from "~/modules/plans/tiers";
 import { CANCELLED_BY_SUSPENSION, runsOf } from "~/modules/sops/sop-runs.server";
+import {
+  PASSWORD_MAX,
+  PASSWORD_MESSAGES,
+  PASSWORD_MIN,
+  commonPasswords,
+  passwordProblem,
+  type PasswordContext,
+} from "./password-policy";
 
 export const EmailSchema = z
   .string()
@@ -21,7 +29,17 @@ export const EmailSchema = z
   .max(254, "Use at most 254 characters")
   .pipe(z.email("Enter a valid email address"));
 
-export const PasswordSchema = z.string().min(10, "Use at least 10 characters").max(256, "Use at most 256 characters");
+/** The length rule, for forms; `assertPasswordAllowed` applies the whole policy (the list, patterns, context). */
+export const PasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN, PASSWORD_MESSAGES.short)
+  .max(PASSWORD_MAX, PASSWORD_MESSAGES.long);
+
+/** Refuses a password the policy (password-policy.ts) refuses, as a field error on `password`. */
+export async function assertPasswordAllowed(password: string, context: PasswordContext): Promise<void> {
+  const problem = passwordProblem(password, context, await commonPasswords());
+  if (problem) throw invalid(PASSWORD_MESSAGES[problem], [{ field: "password", message: PASSWORD_MESSAGES[problem] }]);
+}
 
 export const TierSchema = z.enum(TIERS as [Tier, ...Tier[]]);
 
@@ -35,29 +53,17 @@ export class AccountNotFoundError extends DomainError {
   }
 }
 
+/** Creates an account directly (the CLI, the demo, tests); the sign-up form goes through signups.server.ts. */
 export async function createUser(
   db: Db,
   input: { email: string; password: string; tier?: Tier },
   meta: { ip?: string | null } = {},
 ): Promise<User> {
   const email = validate(EmailSchema, input.email, "email");
-  validate(PasswordSchema, input.password, "password");
+  await assertPasswordAllowed(input.password, { email });
   const passwordHash = await hashPassword(input.password);
-  const now = isoNow();
-  const user = {
-    id: newId(),
-    email,
-    password_hash: passwordHash,
-    tier: input.tier ?? "free",
-    status: "active" as const,
-    created_at: now,
-    updated_at: now,
-  };
   try {
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto("users").values(user).execute();
-      await recordAccountEvent(trx, user.id, { action: "account.created", actorUserId: user.id, ip: meta.ip });
-    });
+    return await db.transaction().execute((trx) => insertUser(trx, { email, passwordHash, tier: input.tier }, meta));
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw conflict("An account with this email already exists", [
@@ -66,7 +72,27 @@ export async function createUser(
     }
     throw error;
   }
-  return { id: user.id, email, tier: user.tier, status: user.status, created_at: now };
+}
+
+/** The account row and its `account.created` event; run inside the caller's transaction. */
+export async function insertUser(
+  trx: Db,
+  input: { email: string; passwordHash: string; tier?: Tier },
+  meta: { ip?: string | null } = {},
+): Promise<User> {
+  const now = isoNow();
+  const user = {
+    id: newId(),
+    email: input.email,
+    password_hash: input.passwordHash,
+    tier: input.tier ?? "free",
+    status: "active" as const,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto("users").values(user).execute();
+  await recordAccountEvent(trx, user.id, { action: "account.created", actorUserId: user.id, ip: meta.ip });
+  return { id: user.id, email: user.email, tier: user.tier, status: user.status, created_at: now };
 }
 
 export function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
@@ -126,13 +152,20 @@ export async function setStatus(db: Db, email: string, status: UserStatus): Prom
 /**
  * Deletes the account and everything it owns, in one transaction: its workspaces (and every tenant row
  * under them, by ON DELETE CASCADE), its memberships elsewhere, sessions and account events. Workspace
- * events it authored elsewhere keep their history with the actor set to null.
+ * events it authored elsewhere keep their history with the actor set to null. What is kept by address rather
+ * than by account goes too: mail sent to it (sign-up links, invitations, also in other workspaces' outboxes),
+ * pending sign-ups and invitations.
  */
 export async function deleteUser(db: Db, userId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
     // Explicit before the user row, so the order of cascades never depends on the dialect.
     await trx.deleteFrom("workspaces").where("owner_user_id", "=", userId).execute();
     await trx.deleteFrom("users").where("id", "=", userId).execute();
+    if (!row) return;
+    await trx.deleteFrom("mail_messages").where("to_address", "=", row.email).execute();
+    await trx.deleteFrom("signup_requests").where("email", "=", row.email).execute();
+    await trx.deleteFrom("workspace_invitations").where("email", "=", row.email).execute();
   });
 }
 

@@ -1,4 +1,6 @@
 import { defineModule } from "~/lib/module";
+import { purgeExpiredSignups } from "~/modules/accounts/signups.server";
+import { purgeExpiredInvitations } from "~/modules/tenancy/invitations.server";
 import { createBearerFailures, type BearerFailures } from "~/modules/rate-limit/bearer-failures.server";
 import { createAuthThrottle, type AuthThrottle } from "~/modules/rate-limit/auth-throttle.server";
 
@@ -15,5 +17,9 @@ export const authModule = defineModule({
   services: ({ env }, database) => ({
     authThrottle: createAuthThrottle(database, env),
     authFailures: createBearerFailures(database, env.API_AUTH_FAILURES_PER_MINUTE),
+  }),
+  // Accounts and tenancy have no module of their own: the e-mailed links they keep expire here.
+  contributes: ({ db }) => ({
+    maintenance: [() => purgeExpiredSignups(db), () => purgeExpiredInvitations(db)],
   }),
 });

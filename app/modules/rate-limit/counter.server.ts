@@ -28,6 +28,8 @@ export interface Counter {
   consume(key: string): Promise<CounterState>;
   /** Counts one attempt whatever the allowance says (a failure that has already happened). */
   penalty(key: string): Promise<CounterState>;
+  /** Attempts counted in the current window, without counting one (0 when the key has none). */
+  peek(key: string): Promise<number>;
   /** Gives `points` attempts back. */
   reward(key: string, points: number): Promise<void>;
   /** Starts the key afresh. */
@@ -49,6 +51,9 @@ export function createCounter(handle: DatabaseHandle, options: CounterOptions): 
   return {
     consume: (key) => settle(store.consume(sha256Base64url(key))),
     penalty: (key) => settle(store.penalty(sha256Base64url(key))),
+    async peek(key) {
+      return (await store.get(sha256Base64url(key)))?.consumedPoints ?? 0;
+    },
     async reward(key, points) {
       await store.reward(sha256Base64url(key), points);
     },

@@ -1,14 +1,20 @@
 import { defineModule } from "~/lib/module";
 import { createApiRateLimit, type ApiRateLimit } from "./api-rate-limit.server";
+import { createInviteThrottle, type InviteThrottle } from "./invite-throttle.server";
 
 declare module "~/lib/context" {
   interface AppServices {
     /** Per-key limits of the token API. */
     apiRateLimit: ApiRateLimit;
+    /** Workspace invitations per inviter and per workspace. */
+    inviteThrottle: InviteThrottle;
   }
 }
 
 export const rateLimitModule = defineModule({
   name: "rate-limit",
-  services: ({ db }) => ({ apiRateLimit: createApiRateLimit(db) }),
+  services: ({ db }, database) => ({
+    apiRateLimit: createApiRateLimit(db),
+    inviteThrottle: createInviteThrottle(database),
+  }),
 });

@@ -7,7 +7,6 @@ import type { WorkspaceRow } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
 import { conflict, forbidden, invalid, notFound, validate } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
-import { findUserByEmail } from "~/modules/accounts/users.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { ASSIGNABLE_ROLES, type Role } from "./roles";
 import { SlugSchema, WorkspaceNameSchema } from "./slug";
@@ -154,36 +153,6 @@ export function workspaceOf(db: Db, workspaceId: string) {
         ])
         .orderBy("workspace_members.created_at")
         .execute(),
-
-    async addMember(actorUserId: string, email: string, role: Role) {
-      if (!ASSIGNABLE_ROLES.includes(role))
-        throw invalid("Choose a role", [{ field: "role", message: "Choose admin, editor or viewer" }]);
-      const user = await findUserByEmail(db, email);
-      if (!user) {
-        throw invalid("No account uses that email", [
-          { field: "email", message: "No Atrium account uses this email yet; ask them to sign up first" },
-        ]);
-      }
-      try {
-        await db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto("workspace_members")
-            .values({ workspace_id: workspaceId, user_id: user.id, role, created_at: isoNow() })
-            .execute();
-          await recordWorkspaceEvent(trx, workspaceId, {
-            action: "member.added",
-            actorUserId,
-            targetUserId: user.id,
-            detail: { role },
-          });
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) {
-          throw conflict("Already a member", [{ field: "email", message: "This person is already a member" }]);
-        }
-        throw error;
-      }
-    },
 
     async changeRole(actorUserId: string, userId: string, role: Role) {
       if (!ASSIGNABLE_ROLES.includes(role)) throw invalid("Choose admin, editor or viewer");

@@ -1,6 +1,6 @@
 /**
- * DESIGN rule 2 for the other scoped repositories: contact events, the mail outbox and members (per workspace), API keys,
- * OAuth apps and connected apps (per user). Built for A, each finds none of B's rows and changes none of them.
+ * DESIGN rule 2 for the other scoped repositories: contact events, the mail outbox, members and invitations
+ * (per workspace), API keys, OAuth apps and connected apps (per user). Built for A, each finds none of B's rows and changes none of them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
@@ -10,6 +10,7 @@ import { createMailer, mailOf } from "~/modules/mail/mail.server";
 import { approve } from "~/modules/oauth/authorization.server";
 import { findClient, oauthAppsOf } from "~/modules/oauth/clients.server";
 import { connectedAppsOf } from "~/modules/oauth/connected-apps.server";
+import { invitationsOf } from "~/modules/tenancy/invitations.server";
 import { workspaceOf } from "~/modules/tenancy/workspaces.server";
 import { twoTenants, type Fixture } from "./fixture";
 
@@ -68,6 +69,21 @@ describe("workspaceOf (members), built for workspace A", () => {
     await expect(a.changeRole(f.a.user.id, f.b.user.id, "viewer")).rejects.toMatchObject(notFound);
     await expect(a.removeMember(f.a.user.id, f.b.user.id)).rejects.toMatchObject(notFound);
     expect(await f.rowsOf("workspace_members", "workspace_id", f.b.workspace.id)).toEqual(before);
+  });
+});
+
+describe("invitationsOf, built for workspace A", () => {
+  it("does not list, revoke or replace workspace B's invitations", async () => {
+    await invitationsOf(f.db, f.b.workspace.id).create(f.b.user.id, { email: EMAIL, role: "editor" });
+    const before = await f.rowsOf("workspace_invitations", "workspace_id", f.b.workspace.id);
+    const [invitation] = await invitationsOf(f.db, f.b.workspace.id).pending();
+    const a = invitationsOf(f.db, f.a.workspace.id);
+    expect(await a.pending()).toEqual([]);
+    await expect(a.revoke(f.a.user.id, invitation!.id)).rejects.toMatchObject(notFound);
+    // Inviting the same address to A is A's own invitation; B's stays as it was.
+    await a.create(f.a.user.id, { email: EMAIL, role: "viewer" });
+    expect(await f.rowsOf("workspace_invitations", "workspace_id", f.b.workspace.id)).toEqual(before);
+    expect((await a.pending()).map((i) => i.role)).toEqual(["viewer"]);
   });
 });
 

@@ -1,0 +1,157 @@
+/**
+ * Sign-up by e-mailed link (ADR 004). The form's answer never says whether an account already uses the
+ * address: every valid request is answered "we sent a link to …". A new address gets a link that creates
+ * the account; a taken one gets a note to its owner instead ("someone tried to sign up with your address").
+ * The password is hashed in both cases, so the answer's timing does not tell them apart either. The link's
+ * token is stored as a SHA-256 (DESIGN rule 4), works once, and expires after SIGNUP_LINK_HOURS.
+ */
+import type { Logger } from "pino";
+import type { Env } from "~/lib/env.server";
+import type { Db } from "~db/client";
+import { isUniqueViolation } from "~db/client";
+import { isoNow, now } from "~/lib/clock.server";
+import { conflict, notFound } from "~/lib/errors";
+import { sha256Base64url } from "~/lib/hash.server";
+import { newId, newSecret } from "~/lib/ids.server";
+import { hashPassword } from "~/modules/auth/password.server";
+import { safeRedirectTarget } from "~/modules/auth/redirect";
+import type { Mailer } from "~/modules/mail/mail.server";
+import { assertPasswordAllowed, findUserByEmail, insertUser, type User } from "./users.server";
+
+export const SIGNUP_LINK_HOURS = 24;
+
+interface Services {
+  db: Db;
+  mailer: Mailer;
+  logger: Logger;
+  env: Pick<Env, "production">;
+}
+
+/**
+ * Account mail is best effort here: a failed delivery is logged, and the answer stays the same. Without
+ * SMTP_URL, account mail belongs to no workspace's outbox, so outside production the log shows it: that is how
+ * a fresh install's first operator finishes signing up. In production the log only says so: its links are
+ * credentials, and logs travel to collectors (create the first account with `users:create` instead).
+ */
+export async function sendAccountMail(services: Services, to: string, subject: string, text: string): Promise<void> {
+  try {
+    await services.mailer.send({ workspaceId: null, to, subject, text });
+  } catch (error) {
+    services.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "account mail not sent");
+    return;
+  }
+  if (services.mailer.transport !== "outbox") return;
+  if (services.env.production) {
+    services.logger.warn({ subject }, "No SMTP_URL: account mail was not sent; set SMTP_URL to send it");
+  } else {
+    services.logger.info({ to, subject }, `No SMTP_URL: account mail kept in the development outbox.\n${text}`);
+  }
+}
+
+/**
+ * Records a sign-up and sends its link, or tells an existing account's owner. `email` is already normalised
+ * (EmailSchema); `origin` is where the links point (app/modules/hosts: PUBLIC_URL, else the served loopback origin the request came on).
+ */
+export async function requestSignup(
+  services: Services,
+  input: { email: string; password: string; redirectTo?: string },
+  origin: string,
+): Promise<void> {
+  const { db } = services;
+  const { email } = input;
+  await assertPasswordAllowed(input.password, { email });
+  const passwordHash = await hashPassword(input.password);
+  if (await findUserByEmail(db, email)) {
+    await sendAccountMail(
+      services,
+      email,
+      "Someone tried to create an Atrium account with your address",
+      [
+        `Someone (maybe you) tried to create an Atrium account for ${email} at ${origin}.`,
+        "",
+        "You already have an account with this address. To use it, sign in here:",
+        `${origin}/login`,
+        "",
+        "If this was not you, you can ignore this message: nothing was changed. If you cannot remember your",
+        "password, ask the administrator of this Atrium server to reset it.",
+      ].join("\n"),
+    );
+    return;
+  }
+  const token = newSecret();
+  const created = now();
+  await db
+    .insertInto("signup_requests")
+    .values({
+      id: newId(),
+      email,
+      password_hash: passwordHash,
+      token_hash: sha256Base64url(token),
+      redirect_to: safeRedirectTarget(input.redirectTo),
+      expires_at: new Date(created.getTime() + SIGNUP_LINK_HOURS * 3_600_000).toISOString(),
+      created_at: created.toISOString(),
+    })
+    .execute();
+  await sendAccountMail(
+    services,
+    email,
+    "Finish creating your Atrium account",
+    [
+      `To finish creating your Atrium account for ${email}, open this link:`,
+      `${origin}/signup/confirm?token=${token}`,
+      "",
+      `It works once, for ${SIGNUP_LINK_HOURS} hours. If you did not ask for an account, ignore this message.`,
+    ].join("\n"),
+  );
+}
+
+const expired = () => notFound("This link has expired or was already used. Sign up again to get a new one.");
+
+async function pendingByToken(db: Db, token: string) {
+  const row = await db
+    .selectFrom("signup_requests")
+    .select(["id", "email", "password_hash", "redirect_to", "expires_at"])
+    .where("token_hash", "=", sha256Base64url(token))
+    .executeTakeFirst();
+  return row && row.expires_at > isoNow() ? row : undefined;
+}
+
+/** The address a link would create an account for, to show before the operator confirms. */
+export async function signupOfToken(db: Db, token: string): Promise<{ email: string }> {
+  const row = await pendingByToken(db, token);
+  if (!row) throw expired();
+  return { email: row.email };
+}
+
+/**
+ * Follows a link: creates the account with the password chosen at sign-up, and forgets every pending
+ * request for its address, in one transaction. Returns the account and where to send it.
+ */
+export async function confirmSignup(
+  db: Db,
+  token: string,
+  meta: { ip?: string | null } = {},
+): Promise<{ user: User; redirectTo: string }> {
+  const row = await pendingByToken(db, token);
+  if (!row) throw expired();
+  try {
+    const user = await db.transaction().execute(async (trx) => {
+      // Deleting by the token's row first makes the link single-use even when two clicks race.
+      const taken = await trx.deleteFrom("signup_requests").where("id", "=", row.id).executeTakeFirst();
+      if (Number(taken.numDeletedRows) !== 1) throw expired();
+      await trx.deleteFrom("signup_requests").where("email", "=", row.email).execute();
+      return insertUser(trx, { email: row.email, passwordHash: row.password_hash }, meta);
+    });
+    return { user, redirectTo: row.redirect_to };
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw conflict("An account with this email already exists. Sign in instead.");
+    }
+    throw error;
+  }
+}
+
+/** Housekeeping (the job runner's maintenance): sign-ups whose link expired unused. */
+export async function purgeExpiredSignups(db: Db): Promise<void> {
+  await db.deleteFrom("signup_requests").where("expires_at", "<=", isoNow()).execute();
+}
