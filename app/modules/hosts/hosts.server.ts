@@ -80,10 +80,10 @@ function listeningHostname(env: HostsEnv): string | null {
   return hostnameOf(env.HOST.includes(":") && !env.HOST.startsWith("[") ? `[${env.HOST}]` : env.HOST);
 }
 
-export function deploymentHosts(
-  env: HostsEnv,
-  served: () => Promise<ServedHost[]> | ServedHost[] = () => configuredHosts(env),
-): DeploymentHosts {
+export function deploymentHosts(env: HostsEnv, served?: () => Promise<ServedHost[]> | ServedHost[]): DeploymentHosts {
+  // Every request asks (server.ts refuses unserved hosts): the configured list is parsed once.
+  const fixed = served ? undefined : configuredHosts(env);
+  served ??= () => fixed!;
   const listening = listeningHostname(env);
   const local = (hostname: string) => isLoopback(hostname) || hostname === listening;
   const lookup = async (hostname: string) => (await served()).find((h) => h.hostname === hostname);
