@@ -137,13 +137,22 @@ const DRAIN_MS = 10_000;
  * unread until the keep-alive timeout closes it; either way the kernel resets a socket closed with unread
  * bytes, and the reset destroys the answer the client has not read yet (ECONNRESET, EPIPE). Bounded: past
  * `maxBytes` or `DRAIN_MS` the connection is dropped, so a refused upload cannot hold it forever.
+ *
+ * A draining connection is neither in flight nor idle, so the shutdown would wait for it until its deadline
+ * (`DRAIN_MS` is as long as the default `SHUTDOWN_TIMEOUT_MS`): `shutdown.stopDraining` drops every one of
+ * them when the shutdown starts, and one whose answer ends later is dropped at once. Its answer is sent.
  */
-function drainUnreadBody(maxBodyBytes: number) {
+function drainUnreadBody(
+  maxBodyBytes: number,
+  shutdown: { registerDrain(drop: () => void): (() => void) | undefined },
+) {
   const maxBytes = Math.max(4 * maxBodyBytes, 16 * 1024 * 1024);
   return (req: Request, res: Response, next: NextFunction) => {
     res.once("finish", () => {
       if (req.complete || req.destroyed) return;
       const drop = () => req.socket.destroy();
+      const done = shutdown.registerDrain(drop);
+      if (!done) return drop();
       const timer = setTimeout(drop, DRAIN_MS).unref();
       let discarded = 0;
       // A half-read body still feeds the stream the route gave up on: take it over, keep nothing.
@@ -152,7 +161,10 @@ function drainUnreadBody(maxBodyBytes: number) {
         discarded += chunk.length;
         if (discarded > maxBytes) drop();
       });
-      req.once("close", () => clearTimeout(timer));
+      req.once("close", () => {
+        clearTimeout(timer);
+        done();
+      });
       req.resume();
     });
     next();
@@ -163,16 +175,26 @@ function drainUnreadBody(maxBodyBytes: number) {
 const IDLE_GRACE_MS = 1_000;
 
 /**
+ * The share of `SHUTDOWN_TIMEOUT_MS` the HTTP side may take before every connection is cut. The rest is for
+ * `runtime.close()` (the job runner stops, the pool ends): with the whole of it, a request that never ended
+ * kept the drain going until `main()`'s hard exit, which came first, so the runtime was never closed and the
+ * jobs in hand waited for their leases to expire.
+ */
+const HTTP_SHARE_OF_SHUTDOWN = 0.8;
+
+/**
  * Graceful shutdown of the HTTP side (issue 12, item 11). Node's `server.close()` also destroys every idle
  * keep-alive connection at once, and a connection accepted just before the signal counts as idle until its
  * request is parsed: a request already on its way on one of them was reset. Here the port is closed (new
  * connections are refused), every answer from then on says `Connection: close` (Node closes each
  * connection after its answer), and connections that stay idle are closed only once a short grace has
- * passed and no request is in flight, so what arrives meanwhile is answered. `timeoutMs` bounds it all:
- * then every connection is cut.
+ * passed and no request is in flight, so what arrives meanwhile is answered. Connections draining a refused
+ * body have their answer and are dropped at once. `HTTP_SHARE_OF_SHUTDOWN` of `timeoutMs` bounds it all:
+ * then every connection is cut, and the log says how many were.
  */
-function gracefulShutdown() {
+function gracefulShutdown(logger: AppRuntime["services"]["logger"]) {
   const inFlight = new Set<Response>();
+  const drains = new Set<() => void>();
   let draining = false;
   let closeIdle: (() => void) | undefined;
 
@@ -187,11 +209,21 @@ function gracefulShutdown() {
     next();
   };
 
+  /** A connection starts draining a refused body: `undefined` once shutting down (drop it now), else its end. */
+  const registerDrain = (drop: () => void): (() => void) | undefined => {
+    if (draining) return undefined;
+    drains.add(drop);
+    return () => drains.delete(drop);
+  };
+
   const drain = async (server: Server, timeoutMs: number): Promise<void> => {
     draining = true;
     for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+    for (const drop of drains) drop();
+    drains.clear();
     // net's close, not http's: stop accepting without destroying idle connections (see above).
     const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+    const httpTimeoutMs = timeoutMs * HTTP_SHARE_OF_SHUTDOWN;
     const grace = setTimeout(
       () => {
         closeIdle = () => {
@@ -199,15 +231,23 @@ function gracefulShutdown() {
         };
         closeIdle();
       },
-      Math.min(IDLE_GRACE_MS, timeoutMs / 2),
+      Math.min(IDLE_GRACE_MS, httpTimeoutMs / 2),
     );
-    const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    const deadline = setTimeout(() => {
+      server.getConnections((_error, count) => {
+        logger.warn(
+          { connections: count, inFlight: inFlight.size },
+          "shutdown: connections still open at the HTTP deadline are cut",
+        );
+        server.closeAllConnections();
+      });
+    }, httpTimeoutMs);
     await closed;
     clearTimeout(grace);
     clearTimeout(deadline);
   };
 
-  return { track, drain };
+  return { track, registerDrain, drain };
 }
 
 type AppEntry = { bootstrap(options?: BootstrapOptions): Promise<AppRuntime> };
@@ -221,7 +261,7 @@ export interface AtriumServer {
   runtime: AppRuntime;
   /** Listens on the configured PORT (0 = any free port); resolves with the base URL. */
   listen(): Promise<string>;
-  /** Stops accepting, lets in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS), closes the database. */
+  /** Stops accepting, lets in-flight requests finish (for most of SHUTDOWN_TIMEOUT_MS), closes the database. */
   close(): Promise<void>;
 }
 
@@ -259,8 +299,8 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", http.trustProxy);
-  app.use(drainUnreadBody(http.maxBodyBytes));
-  const shutdown = gracefulShutdown();
+  const shutdown = gracefulShutdown(logger);
+  app.use(drainUnreadBody(http.maxBodyBytes, shutdown));
   app.use(shutdown.track);
 
   // Forwarded headers are whatever the client typed unless the peer is a proxy TRUST_PROXY names: drop them

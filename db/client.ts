@@ -195,3 +195,13 @@ export function isStorageFull(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === "SQLITE_FULL" || code === "53100";
 }
+
+/**
+ * The database refuses every write: SQLite's SQLITE_READONLY and its extended codes (a read-only file or
+ * volume, `query_only`), Postgres's SQLSTATE 25006 (read_only_sql_transaction: a standby, or
+ * `default_transaction_read_only`). Unlike a busy lock or a statement timeout, it lasts until someone acts.
+ */
+export function isReadOnly(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "25006" || (typeof code === "string" && /^SQLITE_READONLY(_|$)/.test(code));
+}

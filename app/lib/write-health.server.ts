@@ -5,9 +5,16 @@
  * whose write was refused for want of space (`reportFull`, from the error mapping) counts as a failed probe
  * at once, so readiness turns degraded with the first refused save rather than at the next probe.
  *
+ * Only a refusal that lasts is a verdict: storage full (`isStorageFull`) or a read-only database
+ * (`isReadOnly`). Any other failed probe — SQLITE_BUSY while the CLI holds the write lock, a Postgres
+ * statement timeout under load — says nothing about the disk: it is logged (warn), the previous verdict
+ * stands ("ok" before the first), and the probe runs again once the interval has passed. Marking the node
+ * degraded for it would take it out of rotation exactly when it is busy.
+ *
  * A changed verdict is logged once (not once per request): "cannot write" at error, "writes again" at info.
  */
 import type { Logger } from "pino";
+import { isReadOnly, isStorageFull } from "~db/client";
 import { now } from "./clock.server";
 
 /** How often readiness may write to the database to check it still can. */
@@ -32,7 +39,9 @@ export function writeHealth(
     if (!ok && last?.ok !== false) {
       logger.error(
         { err: error, failure: "storage" },
-        "the database cannot write (is its disk full?): writes answer 503",
+        isReadOnly(error)
+          ? "the database cannot write: it is read-only"
+          : "the database cannot write (is its disk full?): writes answer 503",
       );
     } else if (ok && last?.ok === false) {
       logger.info({ failure: "storage" }, "the database writes again");
@@ -48,7 +57,16 @@ export function writeHealth(
       probing ??= probe()
         .then(
           () => record(true),
-          (error: unknown) => record(false, error),
+          (error: unknown) => {
+            if (isStorageFull(error) || isReadOnly(error)) return record(false, error);
+            logger.warn(
+              { err: error },
+              "the write probe failed, but not for want of space or a read-only database: readiness keeps its verdict",
+            );
+            const ok = last?.ok ?? true;
+            last = { at: now().getTime(), ok };
+            return ok;
+          },
         )
         .finally(() => (probing = undefined));
       return probing;

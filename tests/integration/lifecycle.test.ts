@@ -1,7 +1,9 @@
 /** The built server as `npm start` runs it: starts, answers, and stops cleanly on SIGTERM. */
 import { once } from "node:events";
+import { existsSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
+import { sqlitePath } from "~db/client";
 import { freshDatabase } from "../helpers/database";
 import { spawnBuiltServer, type ServerProcess } from "../helpers/process";
 import { exchange } from "../helpers/raw-http";
@@ -119,13 +121,13 @@ describe("the built server process", () => {
     }
   });
 
-  it("exits within SHUTDOWN_TIMEOUT_MS when a request never finishes", async () => {
+  it("closes the runtime, not only the port, when a request never finishes", async () => {
     const database = await freshDatabase();
-    const server = await spawnBuiltServer(database, { LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: "1000" });
+    const server = await spawnBuiltServer(database, { LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: "3000" });
     const { url, child, output } = server;
     const stalled = await connected(url);
     try {
-      // A body that never comes: the request stays in flight until the process gives up on it.
+      // A body that never comes: the request stays in flight until the HTTP side gives up on it.
       stalled.on("error", () => undefined);
       stalled.write(
         `POST /login HTTP/1.1\r\nHost: ${new URL(url).host}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
@@ -133,10 +135,50 @@ describe("the built server process", () => {
       );
       await new Promise((resolve) => setTimeout(resolve, 200));
       child.kill("SIGTERM");
-      expect(await exitWithin(server, 20_000)).toEqual(expect.any(Number));
-      expect(output()).toContain("shutting down");
+      // The HTTP side cuts the connection before the hard exit, so the runtime closes: exit 0, "stopped".
+      expect(await exitWithin(server, 20_000)).toBe(0);
+      expect(output()).toContain("shutdown: connections still open at the HTTP deadline are cut");
+      expect(output()).toContain('"msg":"stopped"');
+      expect(output()).not.toContain("shutdown did not finish within SHUTDOWN_TIMEOUT_MS");
+      // SQLite folds its write-ahead log back and deletes it only when the last connection closes cleanly.
+      if (database.dialect === "sqlite") expect(existsSync(`${sqlitePath(database.url)}-wal`)).toBe(false);
     } finally {
       stalled.destroy();
+      child.kill("SIGKILL");
+      await database.drop();
+    }
+  });
+
+  it("drops a refused upload it is still draining when SIGTERM comes, instead of waiting for it", async () => {
+    const database = await freshDatabase();
+    const server = await spawnBuiltServer(database, { LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: "3000" });
+    const { url, child, output } = server;
+    const upload = await connected(url);
+    try {
+      upload.on("error", () => undefined);
+      // Dropped with unread bytes, so the client may see a reset: only that it ends matters.
+      const closed = new Promise((resolve) => upload.once("close", resolve));
+      // 5 MB declared, 256 KB sent: refused with 413 at once, then drained while the client stalls.
+      const answered = new Promise<string>((resolve) => {
+        let text = "";
+        upload.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes("\r\n\r\n") && text.includes("}")) resolve(text);
+        });
+      });
+      upload.write(
+        `POST /api/health HTTP/1.1\r\nHost: ${new URL(url).host}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${5 * 1024 * 1024}\r\n\r\n${"x".repeat(256 * 1024)}`,
+      );
+      expect(await answered).toMatch(/^HTTP\/1\.1 413 /);
+      child.kill("SIGTERM");
+      await closed;
+      expect(await exitWithin(server, 20_000)).toBe(0);
+      expect(output()).toContain('"msg":"stopped"');
+      // Dropped when the shutdown started, not cut at its deadline.
+      expect(output()).not.toContain("connections still open at the HTTP deadline");
+    } finally {
+      upload.destroy();
       child.kill("SIGKILL");
       await database.drop();
     }

@@ -3,11 +3,14 @@
  * Retry-After (not 500), and readiness says degraded (not "database: ok"). A full disk is simulated per
  * dialect: SQLite's `max_page_count` pinned to the database's size (every write that needs a new page fails
  * with SQLITE_FULL, as on a full disk); on Postgres, which cannot be filled here, a trigger raising SQLSTATE
- * 53100 (disk_full) on the table the request writes.
+ * 53100 (disk_full) on the table the request writes. A probe that fails for another reason (a lock held by
+ * another connection, a statement timeout) leaves readiness alone.
  */
+import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTestClock } from "~/lib/clock.server";
+import { sqlitePath } from "~db/client";
 import { createWorkspace, signUp, type Client } from "../helpers/client";
 import { consoleTrigger, createSop, saveSop, trigger } from "../helpers/sops";
 import { startServer, type TestServer } from "../helpers/server";
@@ -69,12 +72,16 @@ async function freeStorage(table: string) {
   }
 }
 
-/** The write probe's own write fails (any reason a write can fail: here, a trigger that refuses it). */
+/**
+ * The database refuses every write, the probe's included: SQLite's `query_only` on the server's own
+ * connection (SQLITE_READONLY, as on a read-only volume); on Postgres a trigger raising SQLSTATE 25006, as a
+ * read-only transaction (a standby) does.
+ */
 async function refuseProbe() {
   await sql
     .raw(
       server.database.dialect === "sqlite"
-        ? `create trigger probe_refused before update on health_probe begin select raise(abort, 'read-only'); end`
+        ? "pragma query_only = on"
         : `create or replace function probe_refused() returns trigger language plpgsql as $$
            begin raise exception 'cannot execute UPDATE in a read-only transaction' using errcode = '25006'; end $$;
            create trigger probe_refused before insert or update on health_probe
@@ -86,11 +93,39 @@ async function refuseProbe() {
 async function allowProbe() {
   await sql
     .raw(
-      server.database.dialect === "sqlite"
-        ? "drop trigger probe_refused"
-        : "drop trigger probe_refused on health_probe",
+      server.database.dialect === "sqlite" ? "pragma query_only = off" : "drop trigger probe_refused on health_probe",
     )
     .execute(server.db);
+}
+
+/**
+ * The probe's write fails for a reason that passes: on SQLite another connection holds the write lock
+ * (`BEGIN IMMEDIATE`, as the CLI does while it writes) and the server's connection waits only 50 ms for it
+ * (5 s by default); on Postgres a trigger raises SQLSTATE 57014, as a statement timeout does under load.
+ * Returns what releases it.
+ */
+async function holdProbeBack(): Promise<() => Promise<void>> {
+  if (server.database.dialect === "sqlite") {
+    await sql.raw("pragma busy_timeout = 50").execute(server.db);
+    const other = new SQLite(sqlitePath(server.database.url));
+    other.exec("begin immediate");
+    return async () => {
+      other.exec("rollback");
+      other.close();
+      await sql.raw("pragma busy_timeout = 5000").execute(server.db);
+    };
+  }
+  await sql
+    .raw(
+      `create or replace function probe_timed_out() returns trigger language plpgsql as $$
+       begin raise exception 'canceling statement due to statement timeout' using errcode = '57014'; end $$;
+       create trigger probe_timed_out before insert or update on health_probe
+       for each row execute function probe_timed_out()`,
+    )
+    .execute(server.db);
+  return async () => {
+    await sql.raw("drop trigger probe_timed_out on health_probe").execute(server.db);
+  };
 }
 
 const health = async () => {
@@ -161,5 +196,28 @@ describe("a database whose storage is full", () => {
     expect(res.status).toBe(503);
     expect(await res.text()).toContain("its storage is full");
     await freeStorage("sops");
+  });
+
+  it("does not call a database read-only when the probe fails for another reason (a lock, a timeout)", async () => {
+    laterThanTheNextProbe();
+    expect(await health()).toMatchObject({ status: 200, body: { status: "ok", database: "ok" } });
+    const release = await holdProbeBack();
+    try {
+      laterThanTheNextProbe();
+      expect(await health()).toEqual({
+        status: 200,
+        body: expect.objectContaining({ status: "ok", database: "ok" }),
+      });
+      // The probe did run, and failed: logged, not taken for a full disk.
+      const failed = server.logs.filter((l) => String(l.msg).startsWith("the write probe failed"));
+      expect(failed.length).toBeGreaterThanOrEqual(1);
+      expect((failed.at(-1)!.err as { code?: string }).code).toBe(
+        server.database.dialect === "sqlite" ? "SQLITE_BUSY" : "57014",
+      );
+    } finally {
+      await release();
+    }
+    laterThanTheNextProbe();
+    expect(await health()).toMatchObject({ status: 200, body: { status: "ok", database: "ok" } });
   });
 });
