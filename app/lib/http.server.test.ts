@@ -49,6 +49,16 @@ describe("a write refused for want of space", () => {
     });
   });
 
+  it.each([
+    ["SQLite", Object.assign(new Error("attempt to write a readonly database"), { code: "SQLITE_READONLY" })],
+    ["Postgres", Object.assign(new Error("cannot execute INSERT in a read-only transaction"), { code: "25006" })],
+  ])("answers a write refused by a read-only database with 503 too (%s)", async (_name, error) => {
+    const response = errorResponse(error);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("120");
+    expect(((await response.json()) as { message: string }).message).toMatch(/database is read-only/);
+  });
+
   it("leaves the 429's retryAfter in its body", async () => {
     const response = errorResponse(rateLimited(30));
     expect(await response.json()).toMatchObject({ statusCode: 429, retryAfter: 30 });

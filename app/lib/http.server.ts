@@ -7,7 +7,7 @@
  */
 import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
-import { isStorageFull } from "~db/client";
+import { isReadOnly, isStorageFull } from "~db/client";
 import type { FailureCategory } from "~/lib/context";
 import { assertGuarded } from "~/lib/callers.server";
 import { DomainError, invalid, issuesOf, unavailable, type DomainErrorKind } from "~/lib/errors";
@@ -59,14 +59,21 @@ const STORAGE_FULL_RETRY_AFTER_SECONDS = 120;
 
 /**
  * A thrown value as the domain error it stands for: itself, or, for a write the database refused because
- * its storage is full (SQLITE_FULL, SQLSTATE 53100), `unavailable` — a 503 with Retry-After, not a 500:
- * nothing is wrong with the request, and it can succeed once space is freed.
+ * its storage is full (SQLITE_FULL, SQLSTATE 53100) or it is read-only (SQLITE_READONLY, SQLSTATE 25006),
+ * `unavailable` — a 503 with Retry-After, not a 500: nothing is wrong with the request, and it can succeed
+ * once an operator has freed space or made the database writable again.
  */
 function asDomainError(thrown: unknown): DomainError | undefined {
   if (thrown instanceof DomainError) return thrown;
   if (isStorageFull(thrown)) {
     return unavailable(
       "The server cannot save changes right now: its storage is full. Try again later.",
+      STORAGE_FULL_RETRY_AFTER_SECONDS,
+    );
+  }
+  if (isReadOnly(thrown)) {
+    return unavailable(
+      "The server cannot save changes right now: its database is read-only. Try again later.",
       STORAGE_FULL_RETRY_AFTER_SECONDS,
     );
   }
@@ -90,7 +97,7 @@ export function asHttpError(thrown: unknown): HttpError | undefined {
  * "storage", and is reported to readiness (`services.writes`), which logs the condition once.
  */
 export function noteFailure(context: AppLoadContext, thrown: unknown, status: number): void {
-  if (isStorageFull(thrown)) {
+  if (isStorageFull(thrown) || isReadOnly(thrown)) {
     context.request.log.failure = "storage";
     context.services.writes.reportFull(thrown);
   } else {

@@ -23,7 +23,7 @@ export const WRITE_PROBE_INTERVAL_MS = 10_000;
 export interface WriteHealth {
   /** Whether the database could write at the last probe or refused write, probing again when that is stale. */
   canWrite(): Promise<boolean>;
-  /** A request's write was refused because storage is full. */
+  /** A request's write was refused because storage is full or the database is read-only. */
   reportFull(error: unknown): void;
 }
 
