@@ -12,11 +12,12 @@ describe("addressKey", () => {
     expect(addressKey("2001:db8:1:2::1")).toBe(key);
     expect(addressKey("2001:0DB8:0001:0002:ffff:ffff:ffff:fffe")).toBe(key);
     expect(addressKey("2001:db8:1:2:a:b:c:d")).toBe(key);
+    expect(addressKey("2001:db8:1:2:aaaa::1")).toBe(key);
     expect(addressKey("2001:db8:1:2::1%eth0")).toBe(key);
     expect(addressKey("2001:db8:1:2:0:0:1.2.3.4")).toBe(key);
     expect(addressKey("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
     expect(addressKey("::1")).toBe("0:0:0:0::/64");
-    expect(addressKey("fe80::1")).toBe("fe80:0:0:0::/64");
+    expect(addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
     expect(addressKey("2001:db8::")).toBe("2001:db8:0:0::/64");
   });
 

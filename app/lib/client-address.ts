@@ -2,8 +2,9 @@
  * The unit a throttle counts a client address in (ADR 004, "Throttle"). An IPv4 address is one client. An IPv6
  * address is not: a home or a cloud server is routed a whole /64 (2^64 addresses) and picks any of them at
  * will, so counting per address would give one attacker an endless supply of fresh ones. Addresses in one /64
- * therefore count as one, as Cloudflare's and GitHub's limits do. An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`,
- * how a dual-stack socket reports an IPv4 client) counts as the IPv4 address it carries.
+ * therefore count as one. An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, how a dual-stack socket reports an
+ * IPv4 client) counts as the IPv4 address it carries. Every throttle keyed by address uses this one rule:
+ * sign-in, sign-up and failed bearer tokens.
  *
  * Written by hand rather than with ipaddr.js: that library is only a transitive dependency here (of Express's
  * proxy-addr), and expanding an address Node's `isIP` has already validated is a dozen lines.
