@@ -12,6 +12,7 @@ import * as m0010 from "./0010-sops-cancelled-runs-and-replayed-triggers";
 import * as m0011 from "./0011-sops-trigger-limits";
 import * as m0012 from "./0012-health-probe";
 import * as m0013 from "./0013-tenancy-invitations";
+import * as m0014 from "./0014-auth-known-addresses";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "0011-sops-trigger-limits": m0011,
   "0012-health-probe": m0012,
   "0013-tenancy-invitations": m0013,
+  "0014-auth-known-addresses": m0014,
 };

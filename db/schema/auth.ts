@@ -1,5 +1,6 @@
 /**
- * Owned by `app/modules/auth` (operator sessions). Created in 0001-foundation. The sign-in and bearer
+ * Owned by `app/modules/auth` (operator sessions). `sessions` was created in 0001-foundation,
+ * `auth_known_addresses` in 0014-auth-known-addresses. The sign-in and bearer
  * throttles count in `rate_limit_counters` (0002-rate-limit-counters), a table in rate-limiter-flexible's own
  * shape that only the library queries, so it has no Kysely type.
  */
@@ -17,8 +18,21 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
+/**
+ * An address an account has signed in from (ADR 004, "Throttle"): while its e-mail is over the throttle's cap,
+ * sign-in is refused everywhere else. Kept for SESSION_MAX_DAYS after the last sign-in from it.
+ */
+export interface AuthKnownAddressesTable {
+  user_id: string;
+  /** SHA-256 (base64url) of the account's id and the address's throttle key (an IPv6 /64): no address in clear. */
+  address_hash: string;
+  last_signed_in_at: string;
+  expires_at: string;
+}
+
 export interface AuthTables {
   sessions: SessionsTable;
+  auth_known_addresses: AuthKnownAddressesTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;

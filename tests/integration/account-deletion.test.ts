@@ -152,6 +152,7 @@ describe("deleting an account", () => {
         "workspaces",
         "workspace_members",
         "sessions",
+        "auth_known_addresses",
         "audit_events",
         "rate_limit_counters",
         "api_keys",

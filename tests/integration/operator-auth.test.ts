@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purgeExpiredSignups } from "~/modules/accounts/signups.server";
 import { setStatus } from "~/modules/accounts/users.server";
+import { purgeExpiredKnownAddresses } from "~/modules/auth/known-addresses.server";
 import { Client, PASSWORD, lastMailTo, linkIn, signUp, uniqueEmail } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -271,23 +272,86 @@ describe("throttling", () => {
     }
   });
 
-  it("slows guesses spread over many addresses to one per address, without refusing the owner", async () => {
-    // One failure per pair; the email's ceiling is ten times that.
+  it("caps guesses spread over many addresses per e-mail, yet lets the owner in from an address they signed in from before", async () => {
+    // One failure per pair; the e-mail's cap is ten times that.
     const throttled = await startServer({ AUTH_THROTTLE_MAX_FAILURES: "1", TRUST_PROXY: "loopback" });
     try {
       const { email } = await signUp(throttled.url);
       const from = (ip: string) => new Client(throttled.url, { "x-forwarded-for": ip });
+      // The owner has signed in from home before the attack.
+      expect((await from("203.0.113.10").post("/login", { email, password: PASSWORD })).status).toBe(302);
+      // Recorded under a hash only.
+      const known = await throttled.db.selectFrom("auth_known_addresses").selectAll().execute();
+      expect(known.length).toBeGreaterThan(0);
+      expect(JSON.stringify(known)).not.toContain("203.0.113.10");
+
       for (let i = 0; i < 10; i += 1) {
         expect((await from(`198.51.100.${i + 1}`).post("/login", { email, password: "wrong guess!" })).status).toBe(
           401,
         );
       }
-      // Over the ceiling: a fresh address still gets one guess, then is refused.
-      const bot = from("198.51.100.200");
-      expect((await bot.post("/login", { email, password: "wrong guess!" })).status).toBe(401);
-      expect((await bot.post("/login", { email, password: "another guess" })).status).toBe(429);
-      // The owner's right password from a clean address goes through.
-      expect((await from("203.0.113.10").post("/login", { email, password: PASSWORD })).status).toBe(302);
+      // Past the cap, a fresh address gets nothing until the window resets: the total is capped.
+      const refused = await from("198.51.100.200").post("/login", { email, password: "wrong guess!" });
+      expect(refused.status).toBe(429);
+      const retryAfter = Number(refused.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(14 * 60);
+      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+      for (let i = 0; i < 5; i += 1) {
+        expect((await from(`192.0.2.${i + 1}`).post("/login", { email, password: "wrong guess!" })).status).toBe(429);
+      }
+      // The owner on a new address is refused too (ADR 004's trade-off) ...
+      expect((await from("203.0.113.99").post("/login", { email, password: PASSWORD })).status).toBe(429);
+      // ... but gets in from the address they signed in from before.
+      const owner = from("203.0.113.10");
+      expect((await owner.post("/login", { email, password: PASSWORD })).status).toBe(302);
+      expect(owner.cookie(COOKIE)).toBeTruthy();
+
+      // An address is recognised only for as long as a session started there may live.
+      await throttled.db
+        .updateTable("auth_known_addresses")
+        .set({ expires_at: new Date(0).toISOString() })
+        .execute();
+      expect((await from("203.0.113.10").post("/login", { email, password: PASSWORD })).status).toBe(429);
+      await purgeExpiredKnownAddresses(throttled.db);
+      expect(await throttled.db.selectFrom("auth_known_addresses").selectAll().execute()).toEqual([]);
+    } finally {
+      await throttled.close();
+    }
+  });
+
+  it("counts every IPv6 address of one /64 as one client, for the pair, the address and sign-ups", async () => {
+    const throttled = await startServer({
+      AUTH_THROTTLE_MAX_FAILURES: "3",
+      SIGNUPS_PER_ADDRESS_PER_HOUR: "2",
+      TRUST_PROXY: "loopback",
+    });
+    try {
+      const { email } = await signUp(throttled.url);
+      const from = (ip: string) => new Client(throttled.url, { "x-forwarded-for": ip });
+      // Per (e-mail, address): three guesses from three addresses of one /64 spend the pair's allowance.
+      for (const ip of ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff:ffff:ffff:fffe"]) {
+        expect((await from(ip).post("/login", { email, password: "wrong guess!" })).status).toBe(401);
+      }
+      expect((await from("2001:db8:1:2::99").post("/login", { email, password: PASSWORD })).status).toBe(429);
+      // The neighbouring /64 is someone else.
+      expect((await from("2001:db8:1:3::1").post("/login", { email, password: PASSWORD })).status).toBe(302);
+
+      // Per address across e-mails (four times the allowance): a fresh address in the /64 per guess does not help.
+      for (let i = 0; i < 12; i += 1) {
+        const ip = `2001:db8:9:9::${(i + 1).toString(16)}`;
+        expect((await from(ip).post("/login", { email: uniqueEmail(), password: "x" })).status).toBe(401);
+      }
+      expect((await from("2001:db8:9:9::abcd").post("/login", { email: uniqueEmail(), password: "x" })).status).toBe(
+        429,
+      );
+
+      // Sign-ups per address, likewise.
+      for (const ip of ["2001:db8:5:5::1", "2001:db8:5:5::2"]) {
+        expect((await from(ip).post("/signup", { email: uniqueEmail(), password: PASSWORD })).status).toBe(200);
+      }
+      expect((await from("2001:db8:5:5::3").post("/signup", { email: uniqueEmail(), password: PASSWORD })).status).toBe(
+        429,
+      );
     } finally {
       await throttled.close();
     }

@@ -6,9 +6,10 @@ import type { AppLoadContext } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
-import { forbidden, invalid, isDomainError, issuesOf, unauthenticated } from "~/lib/errors";
+import { forbidden, invalid, issuesOf, unauthenticated } from "~/lib/errors";
 import { findCredentials, type User } from "~/modules/accounts/users.server";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
+import { isKnownAddress } from "./known-addresses.server";
 import { burnPasswordCheck, verifyPassword } from "./password.server";
 
 const LoginForm = z.object({
@@ -22,19 +23,22 @@ function formFields(form: FormData) {
   return { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") };
 }
 
-/** A sign-in attempt under the throttle: a wrong password counts against the e-mail, a right one clears the pair. */
-async function throttled<T>(context: AppLoadContext, email: string, attempt: () => Promise<T>): Promise<T> {
-  const { authThrottle } = context.services;
+/**
+ * A sign-in attempt under the throttle: a wrong password stays counted, a right one gives the attempt back.
+ * Whether the account has signed in from this address before decides whether the e-mail's cap applies.
+ */
+async function throttled<T>(
+  context: AppLoadContext,
+  email: string,
+  account: { id: string } | undefined,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  const { authThrottle, db } = context.services;
   const ip = context.request.ip;
-  await authThrottle.beginSignIn(email, ip);
-  let result: T;
-  try {
-    result = await attempt();
-  } catch (error) {
-    if (isDomainError(error) && error.kind === "unauthenticated") await authThrottle.signInFailed(email);
-    throw error;
-  }
-  await authThrottle.signInSucceeded(email, ip);
+  const knownAddress = account ? await isKnownAddress(db, account.id, ip) : false;
+  const started = await authThrottle.beginSignIn(email, ip, { knownAddress });
+  const result = await attempt();
+  await started.succeeded();
   return result;
 }
 
@@ -46,8 +50,8 @@ export function authenticatorFor(context: AppLoadContext): Authenticator<User> {
       const parsed = LoginForm.safeParse(fields);
       if (!parsed.success) throw invalid("Check the highlighted fields", issuesOf(parsed.error));
       const { email, password } = parsed.data;
-      return throttled(context, email, async () => {
-        const account = await findCredentials(db, email);
+      const account = await findCredentials(db, email);
+      return throttled(context, email, account, async () => {
         if (!account) {
           await burnPasswordCheck(password);
           throw unauthenticated(INCORRECT);

@@ -3,6 +3,7 @@ import { purgeExpiredSignups } from "~/modules/accounts/signups.server";
 import { purgeExpiredInvitations } from "~/modules/tenancy/invitations.server";
 import { createBearerFailures, type BearerFailures } from "~/modules/rate-limit/bearer-failures.server";
 import { createAuthThrottle, type AuthThrottle } from "~/modules/rate-limit/auth-throttle.server";
+import { purgeExpiredKnownAddresses } from "./known-addresses.server";
 
 declare module "~/lib/context" {
   interface AppServices {
@@ -18,8 +19,13 @@ export const authModule = defineModule({
     authThrottle: createAuthThrottle(database, env),
     authFailures: createBearerFailures(database, env.API_AUTH_FAILURES_PER_MINUTE),
   }),
-  // Accounts and tenancy have no module of their own: the e-mailed links they keep expire here.
+  // Accounts and tenancy have no module of their own: the e-mailed links they keep expire here, beside the
+  // addresses sign-in recognises.
   contributes: ({ db }) => ({
-    maintenance: [() => purgeExpiredSignups(db), () => purgeExpiredInvitations(db)],
+    maintenance: [
+      () => purgeExpiredSignups(db),
+      () => purgeExpiredInvitations(db),
+      () => purgeExpiredKnownAddresses(db),
+    ],
   }),
 });

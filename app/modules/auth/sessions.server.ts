@@ -10,6 +10,7 @@ import { addDays, now } from "~/lib/clock.server";
 import { sha256Hex } from "~/lib/hash.server";
 import { newSecret } from "~/lib/ids.server";
 import type { User } from "~/modules/accounts/users.server";
+import { rememberAddress } from "./known-addresses.server";
 
 /** Re-stamping last_seen_at on every request would write on every read; once a minute is plenty. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -34,25 +35,32 @@ function secretFrom(request: Request, context: AppLoadContext): string | undefin
   return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
 }
 
-/** Starts a session; any session the request carried is revoked first (rotation at sign-in). */
+/**
+ * Starts a session; any session the request carried is revoked first (rotation at sign-in). The address it
+ * starts from becomes one the account is known at (known-addresses.server.ts).
+ */
 export async function startSession(request: Request, context: AppLoadContext, userId: string): Promise<string> {
   const { db, env } = context.services;
   await endSession(request, context);
   const secret = newSecret(32);
   const at = now();
-  await db
-    .insertInto("sessions")
-    .values({
-      id: hashOf(secret),
-      user_id: userId,
-      selected_workspace_id: null,
-      created_at: at.toISOString(),
-      last_seen_at: at.toISOString(),
-      expires_at: addDays(at, env.SESSION_MAX_DAYS).toISOString(),
-      ip: context.request.ip,
-      user_agent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
-    })
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("sessions")
+      .values({
+        id: hashOf(secret),
+        user_id: userId,
+        selected_workspace_id: null,
+        created_at: at.toISOString(),
+        last_seen_at: at.toISOString(),
+        expires_at: addDays(at, env.SESSION_MAX_DAYS).toISOString(),
+        ip: context.request.ip,
+        user_agent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
+      })
+      .execute();
+    // The sign-in throttle lets this address try while the e-mail is under attack, for as long as this session may live.
+    await rememberAddress(trx, userId, context.request.ip, env.SESSION_MAX_DAYS);
+  });
   return serialize(cookieName(context), secret, {
     httpOnly: true,
     sameSite: "lax",

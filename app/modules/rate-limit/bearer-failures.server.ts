@@ -6,6 +6,7 @@
  * (docs/decisions/009-token-api.md).
  */
 import type { DatabaseHandle } from "~db/client";
+import { addressKey } from "~/lib/client-address";
 import { now } from "~/lib/clock.server";
 import { createCounter } from "./counter.server";
 
@@ -17,42 +18,24 @@ export interface BearerFailures {
 
 const MAX_REMEMBERED = 10_000;
 
-/**
- * The unit a client controls: an IPv4 address, or an IPv6 /64 (one subscriber usually holds a whole /64, so
- * counting single IPv6 addresses would let one client spread its failures over millions of them).
- */
-export function clientBlock(ip: string): string {
-  if (!ip.includes(":") || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.replace(/^::ffff:/i, "");
-  const [head = "", tail = ""] = ip.split("%")[0]!.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const groups = ip.includes("::")
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ""))
-    .join(":")}::/64`;
-}
-
 export function createBearerFailures(handle: DatabaseHandle, perMinute: number): BearerFailures {
   const counter = createCounter(handle, { keyPrefix: "api-auth-ip", points: perMinute, durationSeconds: 60 });
   const blockedUntil = new Map<string, number>();
 
   return {
     blockedFor(ip) {
-      const until = blockedUntil.get(clientBlock(ip));
+      const until = blockedUntil.get(addressKey(ip));
       if (until === undefined) return 0;
       const ms = until - now().getTime();
       if (ms > 0) return Math.ceil(ms / 1000);
-      blockedUntil.delete(clientBlock(ip));
+      blockedUntil.delete(addressKey(ip));
       return 0;
     },
     async record(ip) {
-      const state = await counter.penalty(clientBlock(ip));
+      const state = await counter.penalty(addressKey(ip));
       if (state.consumed < perMinute) return;
       if (blockedUntil.size >= MAX_REMEMBERED) blockedUntil.delete(blockedUntil.keys().next().value!);
-      blockedUntil.set(clientBlock(ip), now().getTime() + state.msBeforeNext);
+      blockedUntil.set(addressKey(ip), now().getTime() + state.msBeforeNext);
     },
   };
 }
