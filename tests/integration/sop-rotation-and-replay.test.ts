@@ -67,11 +67,12 @@ function holdTriggerReads(count: number) {
   };
   // Forward every call to `target` itself (Kysely keeps its state in private fields); wrap the builders that
   // read `sop_triggers` so that running them waits at the gate once their rows are in.
-  const forward = <T extends object>(target: T, wrap: (name: PropertyKey, value: Function) => unknown): T =>
+  type Method = (...args: unknown[]) => unknown;
+  const forward = <T extends object>(target: T, wrap: (name: PropertyKey, value: Method) => unknown): T =>
     new Proxy(target, {
       get(object, name) {
         const value: unknown = Reflect.get(object, name, object);
-        return typeof value === "function" ? wrap(name, value.bind(object)) : value;
+        return typeof value === "function" ? wrap(name, (value as Method).bind(object)) : value;
       },
     });
   const gated = <T extends object>(builder: T): T =>
@@ -89,7 +90,7 @@ function holdTriggerReads(count: number) {
     );
   services.db = forward(original, (name, method) =>
     name === "selectFrom"
-      ? (table: unknown) => (table === "sop_triggers" ? gated(method(table)) : method(table))
+      ? (table: unknown) => (table === "sop_triggers" ? gated(method(table) as object) : method(table))
       : name === "transaction"
         ? () => (release(), method())
         : method,
