@@ -1,6 +1,6 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, Outlet, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
-import { resolveSiteBySlug } from "~/modules/access/site.server";
+import { resolveSitePage } from "~/modules/access/site.server";
 import type { RouteHandle } from "~/ui/handle";
 import siteCss from "~/styles/site.css?url";
 import { page } from "~/lib/routes.server";
@@ -12,12 +12,12 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteCss }]
 
 export const loader = page("public", async ({ params, context }: LoaderFunctionArgs) => {
   context.request.log.callerType = "public";
-  const site = await resolveSiteBySlug(context.services.db, params.site);
+  const site = await resolveSitePage(context.services.db, params.site);
   if (!site) {
     context.request.log.failure = "missing-data";
     throw new Response(null, { status: 404, statusText: "Not Found" });
   }
-  if (!site.available) {
+  if ("unavailable" in site) {
     // Its owner is suspended: every page of the site is the same neutral page, which says nothing about the
     // account and is never cached, so the site is back as soon as the suspension is undone.
     context.request.log.failure = "authorization";

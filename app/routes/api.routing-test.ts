@@ -11,7 +11,8 @@ export const loader = apiRoute({
     const path = url.searchParams.get("path") ?? url.pathname;
     const contract = contractFor(path);
     const { db } = context.services;
-    // A page path names its site in its first segment; an API request by header or query.
+    // A page path names its site in its first segment; an API request by header or query. Both refuse a
+    // suspended owner's site with the spec's 403, as the customer API does.
     const site =
       path.startsWith("/api/") || contract.caller === "operator"
         ? await resolveSiteOfApiRequest(db, request)

@@ -5,7 +5,7 @@
  * first one queued (Stripe's idempotent replay), while a tampered copy or a copy of a refused request is still
  * refused.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTestClock } from "~/lib/clock.server";
 import { createWorkspace, signUp, type Client } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
@@ -16,7 +16,6 @@ beforeAll(async () => {
   server = await startServer({ JOBS_CONCURRENCY: "0", API_AUTH_FAILURES_PER_MINUTE: "10000" });
 });
 afterAll(() => server.close());
-afterEach(() => setTestClock(undefined));
 
 let counter = 0;
 const slug = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
@@ -47,14 +46,70 @@ const rotate = (client: Client, sopId: string, triggerId: string) =>
 const runsOf = async (sopId: string) =>
   (await server.db.selectFrom("sop_runs").select("id").where("sop_id", "=", sopId).execute()).map((r) => r.id);
 
+/**
+ * Holds every read of `sop_triggers` made through the running server's database handle, once it has its rows,
+ * until `count` reads have been made, then lets them all go on: `count` rotations sent at once have then all
+ * read the secret in force before any of them writes, whatever order the server happens to handle them in. No
+ * clock is touched, and the wait is for an event, not for time. (Held outside the query: a Kysely plugin's
+ * `transformResult` runs while SQLite's one connection is still taken.) A transaction begun through the handle
+ * opens the gate too, so a server that writes without reading first is tested instead of waited for.
+ */
+function holdTriggerReads(count: number) {
+  const services = server.atrium.runtime.services;
+  const original = services.db;
+  let read = 0;
+  let release!: () => void;
+  const allRead = new Promise<void>((resolve) => (release = resolve));
+  const held = async () => {
+    if (++read > count) return;
+    if (read === count) release();
+    await allRead;
+  };
+  // Forward every call to `target` itself (Kysely keeps its state in private fields); wrap the builders that
+  // read `sop_triggers` so that running them waits at the gate once their rows are in.
+  type Method = (...args: unknown[]) => unknown;
+  const forward = <T extends object>(target: T, wrap: (name: PropertyKey, value: Method) => unknown): T =>
+    new Proxy(target, {
+      get(object, name) {
+        const value: unknown = Reflect.get(object, name, object);
+        return typeof value === "function" ? wrap(name, (value as Method).bind(object)) : value;
+      },
+    });
+  const gated = <T extends object>(builder: T): T =>
+    forward(builder, (name, method) =>
+      String(name).startsWith("execute")
+        ? async (...args: unknown[]) => {
+            const rows: unknown = await method(...args);
+            await held();
+            return rows;
+          }
+        : (...args: unknown[]) => {
+            const next: unknown = method(...args);
+            return typeof next === "object" && next !== null && "executeTakeFirst" in next ? gated(next) : next;
+          },
+    );
+  services.db = forward(original, (name, method) =>
+    name === "selectFrom"
+      ? (table: unknown) => (table === "sop_triggers" ? gated(method(table) as object) : method(table))
+      : name === "transaction"
+        ? () => (release(), method())
+        : method,
+  );
+  return () => (services.db = original);
+}
+
 describe("concurrent rotations of one trigger", () => {
   it("let one win; the others get 409, and the one secret returned is the one that works", async () => {
     const sop = await sopWithTrigger();
-    // Every rotation begins at the same instant (a frozen clock), so all five are under way at once, whatever
-    // order the server happens to handle them in.
-    const at = Date.now() + 5_000;
-    setTestClock(() => new Date(at));
-    const responses = await Promise.all(Array.from({ length: 5 }, () => rotate(sop.client, sop.id, sop.triggerId)));
+    // Real rotations, each reading the secret in force before it writes. Before, they compared the secret's age
+    // with their own start on the wall clock, which nodes disagreeing about the time get wrong.
+    const restore = holdTriggerReads(5);
+    let responses: Response[];
+    try {
+      responses = await Promise.all(Array.from({ length: 5 }, () => rotate(sop.client, sop.id, sop.triggerId)));
+    } finally {
+      restore();
+    }
     const bodies = await Promise.all(responses.map((r) => r.json() as Promise<Record<string, unknown>>));
 
     const won = bodies.filter((_, i) => responses[i]!.status === 200);
@@ -65,9 +120,8 @@ describe("concurrent rotations of one trigger", () => {
       expect(body).toEqual({ error: "Conflict", message: expect.stringMatching(/Another rotation/), statusCode: 409 });
     }
     const secret = won[0]!.secret as string;
-    const timestamp = Math.floor(at / 1000);
-    expect((await trigger(server.url, sop.id, secret, { n: 1 }, { timestamp })).status).toBe(202);
-    expect((await trigger(server.url, sop.id, sop.secret, { n: 2 }, { timestamp })).status).toBe(401);
+    expect((await trigger(server.url, sop.id, secret, { n: 1 })).status).toBe(202);
+    expect((await trigger(server.url, sop.id, sop.secret, { n: 2 })).status).toBe(401);
     // One rotation, one audit event.
     const events = await server.db
       .selectFrom("audit_events")
@@ -77,13 +131,23 @@ describe("concurrent rotations of one trigger", () => {
       .execute();
     expect(events).toHaveLength(1);
 
-    // A rotation that begins after that one finished is not concurrent with it: it wins, and its secret works.
-    setTestClock(() => new Date(at + 1_000));
+    // A rotation that reads the secret that one returned is not concurrent with it: it wins, and its secret works.
     const later = await rotate(sop.client, sop.id, sop.triggerId);
     expect(later.status).toBe(200);
     const next = ((await later.json()) as { secret: string }).secret;
-    expect((await trigger(server.url, sop.id, next, { n: 3 }, { timestamp })).status).toBe(202);
-    expect((await trigger(server.url, sop.id, secret, { n: 4 }, { timestamp })).status).toBe(401);
+    expect((await trigger(server.url, sop.id, next, { n: 3 })).status).toBe(202);
+    expect((await trigger(server.url, sop.id, secret, { n: 4 })).status).toBe(401);
+  });
+
+  it("are refused by the secret they read, not by the clock: a rotation begun in the past still wins", async () => {
+    const sop = await sopWithTrigger();
+    // Before, a node whose clock was behind the secret's creation refused every rotation with a false 409.
+    setTestClock(() => new Date(Date.now() - 60 * 60_000));
+    try {
+      expect((await rotate(sop.client, sop.id, sop.triggerId)).status).toBe(200);
+    } finally {
+      setTestClock(undefined);
+    }
   });
 
   it("still answers 404 for another trigger id", async () => {

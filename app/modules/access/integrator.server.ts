@@ -57,8 +57,9 @@ export async function authenticateIntegrator(
   const { id, lastUsedAt, kind } = integrator.credential;
   const limiter = kind === "oauth" ? context.services.oauthRateLimit : context.services.apiRateLimit;
   const report = (state: RateLimitState) => setResponseHeaders(context, rateLimitHeaders(state));
-  // A suspended account is refused before anything is counted, so its answer stays 403 whatever its usage.
-  if (integrator.user.status !== "active") {
+  // A suspended account, or a key restricted to a suspended owner's workspace, is refused before anything is
+  // counted, so its answer stays 403 whatever its usage.
+  if (integrator.suspended) {
     report((await limiter.peek([id], integrator.limits)).get(id)!);
     throw forbidden();
   }

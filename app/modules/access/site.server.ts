@@ -3,34 +3,64 @@
  * guard beside it: which workspace's site a request is for. Public pages name it in the path (`/{site}`); the customer API
  * names it with the `X-Atrium-Site` header or the `site` query parameter, never in the body. Verified
  * custom domains come first once the domains issue adds them.
+ *
+ * A site whose owner is suspended is refused here, not flagged for each caller to remember: the resolvers
+ * throw the spec's 403 (`Forbidden` / `Insufficient permissions`), saying nothing more about the account
+ * (ADR 003). Only the `$site` page asks, by name, for the neutral 503 page instead (`resolveSitePage`).
  */
 import type { Db } from "~db/client";
+import { forbidden } from "~/lib/errors";
 import { findWorkspaceBySlug, type Workspace } from "~/modules/tenancy/workspaces.server";
 import { SLUG_PATTERN } from "~/modules/tenancy/slug";
 
 export type SiteSource = "path" | "header" | "query";
 
+/** A site that may be served: its owner is active. */
 export interface ResolvedSite {
   workspace: Workspace;
   via: SiteSource;
-  /**
-   * False while the workspace's owner is suspended: its pages answer the neutral "unavailable" page (503) and
-   * its customer API the spec's 403, saying nothing about the account (ADR 003).
-   */
-  available: boolean;
+}
+
+/** What `resolveSitePage` answers for a suspended owner's site: no workspace to render by mistake. */
+export interface UnavailableSite {
+  unavailable: true;
 }
 
 export const SITE_HEADER = "x-atrium-site";
 
-export async function resolveSiteBySlug(db: Db, slug: string | undefined, via: SiteSource = "path") {
+async function lookUp(db: Db, slug: string | undefined) {
   if (!slug || !SLUG_PATTERN.test(slug)) return null;
-  const found = await findWorkspaceBySlug(db, slug);
-  if (!found) return null;
-  const { ownerActive, ...workspace } = found;
-  return { workspace, via, available: ownerActive } satisfies ResolvedSite;
+  return (await findWorkspaceBySlug(db, slug)) ?? null;
 }
 
-/** For /api/* routes: the header, then the query parameter. */
+/** The site named `slug`, or null; the spec's 403 while its owner is suspended. */
+export async function resolveSiteBySlug(
+  db: Db,
+  slug: string | undefined,
+  via: SiteSource = "path",
+): Promise<ResolvedSite | null> {
+  const found = await lookUp(db, slug);
+  if (!found) return null;
+  const { ownerActive, ...workspace } = found;
+  if (!ownerActive) throw forbidden();
+  return { workspace, via };
+}
+
+/**
+ * For the `$site` layout only: a suspended owner's site is `{ unavailable: true }`, which its loader answers
+ * with the neutral 503 page a visitor, who has no credential to fix, should see.
+ */
+export async function resolveSitePage(
+  db: Db,
+  slug: string | undefined,
+): Promise<ResolvedSite | UnavailableSite | null> {
+  const found = await lookUp(db, slug);
+  if (!found) return null;
+  const { ownerActive, ...workspace } = found;
+  return ownerActive ? { workspace, via: "path" } : { unavailable: true };
+}
+
+/** For /api/* routes: the header, then the query parameter; the spec's 403 while the site's owner is suspended. */
 export function resolveSiteOfApiRequest(db: Db, request: Request): Promise<ResolvedSite | null> {
   const header = request.headers.get(SITE_HEADER);
   if (header) return resolveSiteBySlug(db, header.trim(), "header");

@@ -40,7 +40,8 @@ export const requireSopAccess = defineGuard(
     const { db, secrets } = context.services;
     let userId: string;
     let onlyWorkspace: string | null = null;
-    if (request.headers.has("authorization")) {
+    const bearer = request.headers.has("authorization");
+    if (bearer) {
       // OAuth tokens may read (read_data); managing SOPs (rotation) is an operator's act, with an API key.
       const integrator = await authenticateIntegrator(request, context, minimum === "viewer" ? "read_data" : undefined);
       userId = integrator.user.id;
@@ -48,12 +49,16 @@ export const requireSopAccess = defineGuard(
     } else {
       userId = (await requireOperator(request, context, "api")).user.id;
     }
-    const workspaceId = await workspaceOfSop(db, sopId);
+    const found = await workspaceOfSop(db, sopId);
+    const workspaceId = found?.workspaceId;
     const role =
       workspaceId && (!onlyWorkspace || onlyWorkspace === workspaceId)
         ? await workspaceOf(db, workspaceId).roleOf(userId)
         : undefined;
-    if (!workspaceId || !role) throw notFound("No such SOP in your workspaces");
+    if (!found || !workspaceId || !role) throw notFound("No such SOP in your workspaces");
+    // A suspended owner's workspace stops for every member's automation (the token API's 403), while its
+    // members keep the console, to see what stopped (ADR 003).
+    if (bearer && !found.ownerActive) throw forbidden();
     if (!roleAtLeast(role, minimum)) throw forbidden(`This needs the ${minimum} role in the SOP's workspace`);
     return {
       userId,

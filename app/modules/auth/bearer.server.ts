@@ -20,6 +20,12 @@ export interface Integrator {
     | { kind: "api_key"; id: string; workspaceId: string | null; lastUsedAt: string | null }
     | { kind: "oauth"; id: string; workspaceId: null; lastUsedAt: string | null; scopes: string[] };
   limits: RateLimits;
+  /**
+   * True unless its user is active and, for a key restricted to one workspace, so is that workspace's owner: a
+   * suspended owner's workspace stops for every member's key (ADR 003, ADR 009). The guard answers the spec's
+   * 403 while it is true.
+   */
+  suspended: boolean;
 }
 
 /** One kind of bearer token. `verify` answers null for a token it recognises but rejects. */
@@ -31,6 +37,8 @@ export interface BearerVerifier {
 type KeyOwner = Pick<ApiKeysTable, "id" | "workspace_id" | "expires_at" | "revoked_at" | "last_used_at"> &
   Pick<UsersTable, "email" | "tier" | "status" | "created_at" | "rate_limit_per_hour" | "rate_limit_burst"> & {
     user_id: string;
+    /** The status of the owner of the workspace the key is restricted to; null for an unrestricted key. */
+    workspace_owner_status: UserStatus | null;
   };
 
 export const apiKeyVerifier: BearerVerifier = {
@@ -39,11 +47,14 @@ export const apiKeyVerifier: BearerVerifier = {
     if (!isWellFormedKey(token)) return null;
     const { db } = context.services;
     // A plain template rather than the query builder: this runs on every token API request, and building and
-    // compiling the query each time costs more than running it. Its columns must match `KeyOwner`.
+    // compiling the query each time costs more than running it. Its columns must match `KeyOwner`. The
+    // restricted workspace's owner comes in the same statement: the suspension check costs no round trip.
     const { rows } = await sql<KeyOwner>`
       select k.id, k.workspace_id, k.expires_at, k.revoked_at, k.last_used_at, u.id as user_id, u.email, u.tier,
-             u.status, u.created_at, u.rate_limit_per_hour, u.rate_limit_burst
+             u.status, u.created_at, u.rate_limit_per_hour, u.rate_limit_burst, o.status as workspace_owner_status
       from api_keys k join users u on u.id = k.user_id
+      left join workspaces w on w.id = k.workspace_id
+      left join users o on o.id = w.owner_user_id
       where k.key_hash = ${hashKey(token)}`.execute(db);
     const row = rows[0];
     if (!row || statusOf(row) !== "active") return null;
@@ -51,6 +62,7 @@ export const apiKeyVerifier: BearerVerifier = {
       user: { id: row.user_id, email: row.email, tier: row.tier, status: row.status, created_at: row.created_at },
       credential: { kind: "api_key", id: row.id, workspaceId: row.workspace_id, lastUsedAt: row.last_used_at },
       limits: rateLimitsOf(row),
+      suspended: row.status !== "active" || (row.workspace_owner_status ?? "active") !== "active",
     };
   },
 };

@@ -49,6 +49,9 @@ export const oauthAccessTokenVerifier: BearerVerifier = {
         scopes: parseScopes(row.scopes),
       },
       limits: rateLimitsOf(row),
+      // A grant is to the user, not to one workspace: only the user's own status applies here; a workspace
+      // the token reaches is checked by the guard that reaches it (`requireSopAccess`).
+      suspended: row.status !== "active",
     };
   },
 };

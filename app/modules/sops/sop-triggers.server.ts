@@ -105,13 +105,21 @@ export function triggersOf(db: Db, workspaceId: string, box: SecretBox) {
 
     /**
      * A new secret for the same trigger; the old one is refused from the next request on. A compare-and-set on
-     * the secret's age: the secret is replaced only if it is older than the moment this rotation began. Of
-     * rotations under way at once, the first to commit wins and the others are refused with 409, so every
-     * secret a rotation returns was not replaced by another the caller could not know about — it stays valid
-     * until a later rotation. The conditional UPDATE is the whole check on both dialects: SQLite runs one
-     * writer at a time, and Postgres re-reads the row's new age before a waiting UPDATE applies.
+     * the secret itself: this rotation reads the sealed secret in force, and replaces exactly that one. Of
+     * rotations that read the same secret, the first to commit wins and the others find it gone and are
+     * refused with 409, so every secret a rotation returns was not replaced by another the caller could not
+     * know about — it stays valid until a rotation that read it. Each sealing draws a fresh IV, so the
+     * ciphertext names one secret; no clock is compared, so nodes whose clocks disagree cannot let a loser
+     * through or refuse a winner. The conditional UPDATE is the whole check on both dialects: SQLite runs one
+     * writer at a time, and Postgres re-reads the row a waiting UPDATE had to wait for.
      */
-    async rotate(actor: Actor, sopId: string, triggerId: string, begunAt = isoNow()): Promise<IssuedSecret> {
+    async rotate(actor: Actor, sopId: string, triggerId: string): Promise<IssuedSecret> {
+      const current = await triggers()
+        .select("secret_enc")
+        .where("id", "=", triggerId)
+        .where("sop_id", "=", sopId)
+        .executeTakeFirst();
+      if (!current) throw notFound("No such trigger on this SOP");
       const secret = newTriggerSecret();
       return act(actor, "sop.trigger.rotated", { sopId, triggerId }, async (trx) => {
         const createdAt = isoNow();
@@ -119,7 +127,7 @@ export function triggersOf(db: Db, workspaceId: string, box: SecretBox) {
           .set({ secret_enc: box.seal(secret, triggerBinding(triggerId)), secret_created_at: createdAt })
           .where("id", "=", triggerId)
           .where("sop_id", "=", sopId)
-          .where("secret_created_at", "<", begunAt)
+          .where("secret_enc", "=", current.secret_enc)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) > 0) return { secret, triggerId, createdAt };
         const exists = await trx

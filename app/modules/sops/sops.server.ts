@@ -305,11 +305,21 @@ export function sopsOf(db: Db, workspaceId: string, box: SecretBox) {
 export type SopsRepo = ReturnType<typeof sopsOf>;
 
 /**
- * The workspace a SOP belongs to, for the access check of /api/sops/{id}/… (which then requires membership
- * there). One of the module's two lookups by id alone (the other is the trigger path's `findSopForTrigger`);
- * it returns nothing of the SOP itself.
+ * The workspace a SOP belongs to and whether its owner is active, for the access check of /api/sops/{id}/…
+ * (which then requires membership there, and refuses bearer credentials while the owner is suspended). One of
+ * the module's two lookups by id alone (the other is the trigger path's `findSopForTrigger`); it returns
+ * nothing of the SOP itself.
  */
-export async function workspaceOfSop(db: Db, sopId: string): Promise<string | undefined> {
-  const row = await db.selectFrom("sops").select("workspace_id").where("id", "=", sopId).executeTakeFirst();
-  return row?.workspace_id;
+export async function workspaceOfSop(
+  db: Db,
+  sopId: string,
+): Promise<{ workspaceId: string; ownerActive: boolean } | undefined> {
+  const row = await db
+    .selectFrom("sops")
+    .innerJoin("workspaces", "workspaces.id", "sops.workspace_id")
+    .innerJoin("users", "users.id", "workspaces.owner_user_id")
+    .select(["sops.workspace_id", "users.status as owner_status"])
+    .where("sops.id", "=", sopId)
+    .executeTakeFirst();
+  return row && { workspaceId: row.workspace_id, ownerActive: row.owner_status === "active" };
 }
