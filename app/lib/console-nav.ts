@@ -60,10 +60,7 @@ export const ACCOUNT_NAV: readonly ConsoleEntry[] = [{ label: "Account", to: "/s
  * The sections an operator sees: without a selected workspace only the account's pages; with one, the pages
  * their role there opens. A section left with no entry is not shown at all.
  */
-export function visibleSections(
-  role: Role | null,
-  nav: readonly ConsoleSection[] = CONSOLE_NAV,
-): ConsoleSection[] {
+export function visibleSections(role: Role | null, nav: readonly ConsoleSection[] = CONSOLE_NAV): ConsoleSection[] {
   return nav
     .map((section) => ({
       ...section,

@@ -17,18 +17,23 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("console paths not built yet", () => {
-  it.each(["/shop", "/website", "/inbox", "/customers/x", "/scheduling/bookings/1", "/settings/nope", "/get-started/x"])(
-    "%s answers the console's 404 inside the shell",
-    async (path) => {
-      const res = await operator.get(path);
-      expect(res.status).toBe(404);
-      const html = await res.text();
-      expect(html).toContain("Page not found");
-      expect(html).toContain('aria-label="Console"');
-      expect(html).toContain("Harbor Shell");
-      expect(html).not.toContain("Site not found");
-    },
-  );
+  it.each([
+    "/shop",
+    "/website",
+    "/inbox",
+    "/customers/x",
+    "/scheduling/bookings/1",
+    "/settings/nope",
+    "/get-started/x",
+  ])("%s answers the console's 404 inside the shell", async (path) => {
+    const res = await operator.get(path);
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain("Page not found");
+    expect(html).toContain('aria-label="Console"');
+    expect(html).toContain("Harbor Shell");
+    expect(html).not.toContain("Site not found");
+  });
 
   it.each(["/shop", "/customers/x"])("%s sends a signed-out visitor to sign in", async (path) => {
     const res = await new Client(server.url).get(path);
