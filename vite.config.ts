@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { consoleNotFoundRoutes } from "./app/console/not-found-routes";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -18,6 +19,8 @@ export default defineConfig({
         v3_singleFetch: true,
         v3_lazyRouteDiscovery: true,
       },
+      // Beside app/routes' files: the console's 404 for every console segment (ADR 015).
+      routes: async () => consoleNotFoundRoutes(),
     }),
     tsconfigPaths(),
   ],

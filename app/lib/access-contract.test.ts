@@ -6,6 +6,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
+import { consoleNotFoundRoutes } from "~/console/not-found-routes";
 import { contractFor } from "./access-contract.server";
 import { assertGuarded, defineGuard, runDeclared } from "./callers.server";
 import type { CallerType } from "./context";
@@ -72,6 +73,16 @@ describe("every route declares the caller its path's row names", () => {
       }
     });
   }
+});
+
+describe("the console's 404, registered outside app/routes (ADR 015)", () => {
+  it("declares the operator, whom the contract gives every console segment's paths", async () => {
+    const module = (await import("~/console/not-found-route")) as { loader: Partial<DeclaredHandler> };
+    expect(module.loader.declaredCaller).toBe("operator");
+    for (const route of Object.values(consoleNotFoundRoutes())) {
+      expect(contractFor(`/${route.path.replace("*", "any/thing")}`).caller, route.path).toBe("operator");
+    }
+  });
 });
 
 function fakeArgs(path: string): LoaderFunctionArgs {

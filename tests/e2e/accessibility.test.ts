@@ -48,22 +48,42 @@ beforeAll(async () => {
 
 let sopPath = "";
 
+const PAGES = [
+  "/",
+  "/get-started",
+  "/settings",
+  "/settings/account",
+  "/settings/api-keys",
+  "/settings/sops",
+  "/settings/outbox",
+  "/settings/integrations/oauth-apps",
+  "/settings/integrations/connected-apps",
+  "/shop", // the console's own 404, inside the shell
+  "/acme",
+  "/no-such-site",
+];
+
+/** The console shell's two layouts (ADR 015): the sidebar, and the top bar with its Menu on a phone. */
+const WIDTHS = { wide: { width: 1280, height: 800 }, narrow: { width: 390, height: 844 } } as const;
+
 describe("accessibility (axe, WCAG 2 A/AA)", () => {
-  it.each([
-    "/",
-    "/get-started",
-    "/settings",
-    "/settings/account",
-    "/settings/api-keys",
-    "/settings/sops",
-    "/settings/outbox",
-    "/settings/integrations/oauth-apps",
-    "/settings/integrations/connected-apps",
-    "/acme",
-    "/no-such-site",
-  ])("%s has no serious violations", async (path) => {
-    await page.goto(suite.server.url + path);
+  it.each(PAGES.flatMap((path) => (["wide", "narrow"] as const).map((width) => [path, width] as const)))(
+    "%s (%s) has no serious violations",
+    async (path, width) => {
+      await page.setViewportSize(WIDTHS[width]);
+      await page.goto(suite.server.url + path);
+      expect(await violations(page)).toEqual([]);
+    },
+  );
+
+  it("the narrow shell with its menu and the workspace switcher open has no serious violations", async () => {
+    await page.setViewportSize(WIDTHS.narrow);
+    await page.goto(`${suite.server.url}/settings`);
+    await page.getByText("Menu", { exact: true }).click();
+    await page.getByText("Switch workspace").filter({ visible: true }).click();
+    await page.getByRole("link", { name: "New workspace" }).filter({ visible: true }).waitFor();
     expect(await violations(page)).toEqual([]);
+    await page.setViewportSize(WIDTHS.wide);
   });
 
   it("the OAuth consent page has no serious violations", async () => {

@@ -12,13 +12,14 @@ import { tempDir } from "./temp";
 export const SCREENSHOT_DIR = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
 
 export async function openBrowser(
-  options: { bypassCSP?: boolean } = {},
+  options: { bypassCSP?: boolean; javaScriptEnabled?: boolean } = {},
 ): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = tempDir("atrium-chromium");
   const context = await chromium.launchPersistentContext(profile.path, {
     executablePath: CHROMIUM_PATH,
     headless: true,
     bypassCSP: options.bypassCSP ?? false,
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
     args: CHROMIUM_ARGS,
   });
   return {
@@ -36,13 +37,22 @@ export async function openBrowser(
  * nothing). Call at the top of a test file; read `suite.server` / `suite.context` inside tests.
  */
 export function browserSuite(
-  options: { permissions?: string[]; bypassCSP?: boolean; env?: Record<string, string> } = {},
+  options: {
+    permissions?: string[];
+    bypassCSP?: boolean;
+    /** false: the pages as a browser without JavaScript sees them — every console page must work so. */
+    javaScriptEnabled?: boolean;
+    env?: Record<string, string>;
+  } = {},
 ) {
   const suite = {} as { server: TestServer; context: BrowserContext; close(): Promise<void> };
   beforeAll(async () => {
     assertChromium();
     suite.server = await startServer(options.env);
-    const browser = await openBrowser({ bypassCSP: options.bypassCSP });
+    const browser = await openBrowser({
+      bypassCSP: options.bypassCSP,
+      javaScriptEnabled: options.javaScriptEnabled,
+    });
     suite.context = browser.context;
     suite.close = browser.close;
     if (options.permissions) await suite.context.grantPermissions(options.permissions, { origin: suite.server.url });
