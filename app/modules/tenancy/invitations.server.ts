@@ -10,7 +10,7 @@ import { isoNow, now } from "~/lib/clock.server";
 import { conflict, forbidden, invalid, notFound } from "~/lib/errors";
 import { sha256Base64url } from "~/lib/hash.server";
 import { newId, newSecret } from "~/lib/ids.server";
-import type { Mailer } from "~/modules/mail/mail.server";
+import { withTokensHidden, type Mailer } from "~/modules/mail/mail.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import type { InviteThrottle } from "~/modules/rate-limit/invite-throttle.server";
 import { ASSIGNABLE_ROLES, type Role } from "./roles";
@@ -126,18 +126,21 @@ export async function inviteMember(
   const article = input.role === "admin" ? "an" : "a";
   // The mail names the workspace, not the inviter: it stays in the workspace's outbox, and must not keep the
   // address of an inviter who later deletes their account.
+  const text = [
+    `You are invited to join ${workspace.name} on Atrium as ${article} ${input.role}.`,
+    "",
+    "To accept, open this link (you can sign in, or create an account with this address, on the way):",
+    `${origin}/invitations?token=${token}`,
+    "",
+    `It works once, for ${INVITATION_DAYS} days. If you did not expect it, ignore this message.`,
+  ].join("\n");
+  // The workspace's outbox and the mail table keep the message without the token: the link is a credential.
   await services.mailer.send({
     workspaceId: workspace.id,
     to: input.email,
     subject: `You are invited to ${workspace.name} on Atrium`,
-    text: [
-      `You are invited to join ${workspace.name} on Atrium as ${article} ${input.role}.`,
-      "",
-      "To accept, open this link (you can sign in, or create an account with this address, on the way):",
-      `${origin}/invitations?token=${token}`,
-      "",
-      `It works once, for ${INVITATION_DAYS} days. If you did not expect it, ignore this message.`,
-    ].join("\n"),
+    text,
+    storedText: withTokensHidden(text),
   });
 }
 
