@@ -153,8 +153,9 @@ export async function setStatus(db: Db, email: string, status: UserStatus): Prom
  * Deletes the account and everything it owns, in one transaction: its workspaces (and every tenant row
  * under them, by ON DELETE CASCADE), its memberships elsewhere, sessions and account events. Workspace
  * events it authored elsewhere keep their history with the actor set to null. What is kept by address rather
- * than by account goes too: mail sent to it (sign-up links, invitations, also in other workspaces' outboxes),
- * pending sign-ups and invitations.
+ * than by account goes too: its account mail (sign-up links and notes, which belong to no workspace), pending
+ * sign-ups and invitations. Mail a workspace sent to the address stays: it is that workspace's record (a
+ * customer may share the address), and an invitation's stored copy holds no token.
  */
 export async function deleteUser(db: Db, userId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -163,7 +164,11 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
     await trx.deleteFrom("workspaces").where("owner_user_id", "=", userId).execute();
     await trx.deleteFrom("users").where("id", "=", userId).execute();
     if (!row) return;
-    await trx.deleteFrom("mail_messages").where("to_address", "=", row.email).execute();
+    await trx
+      .deleteFrom("mail_messages")
+      .where("workspace_id", "is", null)
+      .where("to_address", "=", row.email)
+      .execute();
     await trx.deleteFrom("signup_requests").where("email", "=", row.email).execute();
     await trx.deleteFrom("workspace_invitations").where("email", "=", row.email).execute();
   });
