@@ -19,8 +19,7 @@
  */
 import type { DatabaseHandle } from "~db/client";
 import type { Env } from "~/lib/env.server";
-import { rateLimited } from "~/lib/errors";
-import { createCounter, type CounterState } from "./counter.server";
+import { createCounter, refuse, refuseIfSpent } from "./counter.server";
 
 export interface AuthThrottle {
   /** Before a password check: takes one attempt from the pair's and the address's allowance; 429 when spent. */
@@ -38,16 +37,6 @@ export interface AuthThrottle {
 /** One counter per person, however they type their address. */
 const keyOf = (value: string) => value.trim().toLowerCase();
 const pairOf = (email: string, ip: string) => `${keyOf(email)}\n${keyOf(ip)}`;
-
-function refuse(waitMs: number): never {
-  const minutes = Math.ceil(waitMs / 60_000);
-  throw rateLimited(waitMs / 1000, `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
-}
-
-function refuseIfSpent(states: CounterState[]): void {
-  const waitMs = Math.max(0, ...states.filter((s) => s.refused).map((s) => s.msBeforeNext));
-  if (waitMs > 0) refuse(waitMs);
-}
 
 export function createAuthThrottle(handle: DatabaseHandle, env: Env): AuthThrottle {
   const durationSeconds = env.AUTH_THROTTLE_WINDOW_MINUTES * 60;
