@@ -84,6 +84,31 @@ describe("creating a workspace", () => {
   });
 });
 
+describe("how many workspaces", () => {
+  const create = (client: Client, slug: string) => client.post("/?index", { intent: "create", name: slug, slug });
+
+  it("caps the workspaces a Free account owns at its plan's number", async () => {
+    const { client } = await signUp(server.url);
+    for (const slug of ["cap-one", "cap-two", "cap-three"]) expect((await create(client, slug)).status).toBe(302);
+    const refused = await create(client, "cap-four");
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("The Free plan allows 3 workspaces of your own");
+    expect(await server.db.selectFrom("workspaces").select("id").where("slug", "=", "cap-four").execute()).toEqual([]);
+  });
+
+  it("throttles new workspaces per account, with Retry-After, under a larger plan too", async () => {
+    const { client, email } = await signUp(server.url);
+    await server.db.updateTable("users").set({ tier: "pro" }).where("email", "=", email).execute();
+    // An invalid form is not counted.
+    expect((await create(client, "-bad")).status).toBe(400);
+    for (let i = 1; i <= 5; i += 1) expect((await create(client, `pro-many-${i}`)).status).toBe(302);
+    const refused = await create(client, "pro-many-6");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(59 * 60);
+    expect(await refused.text()).toContain("Too many new workspaces");
+  });
+});
+
 describe("settings and members", () => {
   let owner: { client: Client; email: string };
   let admin: { client: Client; email: string };
@@ -263,7 +288,7 @@ describe("settings and members", () => {
     expect(events.map((e) => e.action)).toContain("member.invitation_revoked");
   });
 
-  it("throttles invitations per inviter: the 21st in an hour is refused with Retry-After", async () => {
+  it("throttles invitations per inviter across workspaces: the 21st in an hour is refused with Retry-After", async () => {
     const inviter = await signUp(server.url);
     await createWorkspace(inviter.client, "Busy Inviter", "busy-inviter");
     for (let i = 0; i < 20; i += 1) {
@@ -274,10 +299,31 @@ describe("settings and members", () => {
       });
       expect(res.status).toBe(200);
     }
+    // A second workspace of their own (now selected) brings no fresh allowance.
+    await createWorkspace(inviter.client, "Busy Inviter Two", "busy-inviter-two");
     const refused = await inviter.client.post("/settings", { intent: "invite", email: uniqueEmail(), role: "viewer" });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(59 * 60);
     expect(await refused.text()).toContain("Too many invitations");
+  });
+
+  it("throttles invitations per recipient across the deployment, whichever workspace sends them", async () => {
+    const recipient = uniqueEmail("popular");
+    const first = await signUp(server.url);
+    await createWorkspace(first.client, "First Sender", "first-sender");
+    const second = await signUp(server.url);
+    await createWorkspace(second.client, "Second Sender", "second-sender");
+    const invite = (client: Client) => client.post("/settings", { intent: "invite", email: recipient, role: "viewer" });
+    expect((await invite(first.client)).status).toBe(200);
+    expect((await invite(first.client)).status).toBe(200);
+    expect((await invite(second.client)).status).toBe(200);
+    const refused = await invite(second.client);
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain("Too many invitations");
+    // The inviter's own allowance is untouched: another address goes out.
+    expect(
+      (await second.client.post("/settings", { intent: "invite", email: uniqueEmail(), role: "viewer" })).status,
+    ).toBe(200);
   });
 
   it("changes a role, and removing a member ends their access at once", async () => {

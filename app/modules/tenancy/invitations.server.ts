@@ -111,7 +111,7 @@ export function invitationsOf(db: Db, workspaceId: string) {
 }
 
 /**
- * Invites `email` to the workspace and e-mails the link; throttled per inviter and per workspace. The answer
+ * Invites `email` to the workspace and e-mails the link; throttled per inviter, workspace and recipient. The answer
  * does not depend on whether an account uses the address.
  */
 export async function inviteMember(
@@ -121,7 +121,7 @@ export async function inviteMember(
   input: { email: string; role: Role },
   origin: string,
 ): Promise<void> {
-  await services.inviteThrottle.take(workspace.id, inviterUserId);
+  await services.inviteThrottle.take(workspace.id, inviterUserId, input.email);
   const { token } = await invitationsOf(services.db, workspace.id).create(inviterUserId, input);
   const article = input.role === "admin" ? "an" : "a";
   // The mail names the workspace, not the inviter: it stays in the workspace's outbox, and must not keep the
