@@ -10,8 +10,8 @@ import type { Db } from "~db/client";
 import { isUniqueViolation } from "~db/client";
 import { isoNow, now } from "~/lib/clock.server";
 import { conflict, notFound } from "~/lib/errors";
-import { sha256Base64url } from "~/lib/hash.server";
-import { newId, newSecret } from "~/lib/ids.server";
+import { newId } from "~/lib/ids.server";
+import { issueLinkToken, unexpiredByToken } from "~/lib/link-tokens.server";
 import { hashPassword } from "~/modules/auth/password.server";
 import { safeRedirectTarget } from "~/modules/auth/redirect";
 import { purgeAccountMail, withTokensHidden, type Mailer } from "~/modules/mail/mail.server";
@@ -69,18 +69,17 @@ export async function requestSignup(
     );
     return;
   }
-  const token = newSecret();
-  const created = now();
+  const link = issueLinkToken(SIGNUP_LINK_HOURS * 3_600_000);
   await db
     .insertInto("signup_requests")
     .values({
       id: newId(),
       email,
       password_hash: passwordHash,
-      token_hash: sha256Base64url(token),
+      token_hash: link.tokenHash,
       redirect_to: safeRedirectTarget(input.redirectTo),
-      expires_at: new Date(created.getTime() + SIGNUP_LINK_HOURS * 3_600_000).toISOString(),
-      created_at: created.toISOString(),
+      expires_at: link.expiresAt,
+      created_at: link.createdAt,
     })
     .execute();
   await sendAccountMail(
@@ -89,7 +88,7 @@ export async function requestSignup(
     "Finish creating your Atrium account",
     [
       `To finish creating your Atrium account for ${email}, open this link:`,
-      `${origin}/signup/confirm?token=${token}`,
+      `${origin}/signup/confirm?token=${link.token}`,
       "",
       `It works once, for ${SIGNUP_LINK_HOURS} hours. If you did not ask for an account, ignore this message.`,
     ].join("\n"),
@@ -98,14 +97,14 @@ export async function requestSignup(
 
 const expired = () => notFound("This link has expired or was already used. Sign up again to get a new one.");
 
-async function pendingByToken(db: Db, token: string) {
-  const row = await db
-    .selectFrom("signup_requests")
-    .select(["id", "email", "password_hash", "redirect_to", "expires_at"])
-    .where("token_hash", "=", sha256Base64url(token))
-    .executeTakeFirst();
-  return row && row.expires_at > isoNow() ? row : undefined;
-}
+const pendingByToken = (db: Db, token: string) =>
+  unexpiredByToken(token, (tokenHash) =>
+    db
+      .selectFrom("signup_requests")
+      .select(["id", "email", "password_hash", "redirect_to", "expires_at"])
+      .where("token_hash", "=", tokenHash)
+      .executeTakeFirst(),
+  );
 
 /** The address a link would create an account for, to show before the operator confirms. */
 export async function signupOfToken(db: Db, token: string): Promise<{ email: string }> {
