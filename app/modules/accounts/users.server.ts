@@ -175,15 +175,15 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
 }
 
 /**
- * Deletes the account (its keys' rate windows go with the keys, by cascade), then forgets its sign-in
- * throttle counter, which is kept under a hash of the email rather than a foreign key.
+ * Deletes the account (its keys' rate windows go with the keys, by cascade), then forgets its sign-in and
+ * invitation throttle counters, which are kept under a hash of the email or id rather than a foreign key.
  */
 export async function deleteAccount(
-  services: Pick<AppServices, "db" | "authThrottle">,
+  services: Pick<AppServices, "db" | "authThrottle" | "inviteThrottle">,
   user: Pick<User, "id" | "email">,
 ) {
   await deleteUser(services.db, user.id);
-  await services.authThrottle.forget(user.email);
+  await Promise.all([services.authThrottle.forget(user.email), services.inviteThrottle.forget(user.id, user.email)]);
 }
 
 /** The account's token-API limits: its tier's, or an Enterprise account's own. */

@@ -23,7 +23,11 @@ export interface InviteThrottle {
   take(workspaceId: string, inviterUserId: string, email: string): Promise<void>;
   /** Takes one new workspace from the user's allowance; 429 when spent. */
   takeWorkspace(userId: string): Promise<void>;
+  /** Drops the counters of a deleted account: its own, and those of invitations to its address. */
+  forget(userId: string, email: string): Promise<void>;
 }
+
+const keyOf = (email: string) => email.trim().toLowerCase();
 
 export function createInviteThrottle(handle: DatabaseHandle): InviteThrottle {
   const hourly = (keyPrefix: string, points: number) =>
@@ -38,12 +42,15 @@ export function createInviteThrottle(handle: DatabaseHandle): InviteThrottle {
       const states = await Promise.all([
         byInviter.consume(inviterUserId),
         byWorkspace.consume(workspaceId),
-        byRecipient.consume(email.trim().toLowerCase()),
+        byRecipient.consume(keyOf(email)),
       ]);
       refuseIfSpent(states, "invitations");
     },
     async takeWorkspace(userId) {
       refuseIfSpent([await workspacesByUser.consume(userId)], "new workspaces");
+    },
+    async forget(userId, email) {
+      await Promise.all([byInviter.delete(userId), workspacesByUser.delete(userId), byRecipient.delete(keyOf(email))]);
     },
   };
 }
