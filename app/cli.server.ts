@@ -18,6 +18,7 @@ import {
   setTier,
 } from "~/modules/accounts/users.server";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
+import { createInviteThrottle } from "~/modules/rate-limit/invite-throttle.server";
 import { createAuthThrottle } from "~/modules/rate-limit/auth-throttle.server";
 import { workspacesOfUser } from "~/modules/tenancy/workspaces.server";
 
@@ -126,7 +127,8 @@ async function admin(args: string[], io: Io): Promise<void> {
         const user = await findUserByEmail(db, email);
         if (!user) throw notFound(`No account with the email ${email}`);
         const workspaces = (await workspacesOfUser(db, user.id)).filter((w) => w.role === "owner");
-        await deleteAccount({ db, authThrottle: createAuthThrottle(handle, parseEnv(process.env)) }, user);
+        const authThrottle = createAuthThrottle(handle, parseEnv(process.env));
+        await deleteAccount({ db, authThrottle, inviteThrottle: createInviteThrottle(handle) }, user);
         return workspaces;
       });
       io.out(`Deleted ${email} and ${owned.length} workspace${owned.length === 1 ? "" : "s"} it owned.`);

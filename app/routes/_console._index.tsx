@@ -1,18 +1,28 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { invalid } from "~/lib/errors";
 import { selectWorkspace } from "~/modules/auth/sessions.server";
+import { retryAfterOf } from "~/modules/auth/sign-in.server";
 import { operatorWorkspaces, requireOperator } from "~/modules/access/operator.server";
 import { SlugSchema, WorkspaceNameSchema } from "~/modules/tenancy/slug";
 import { switchWorkspace } from "~/modules/tenancy/editor-session.server";
-import { createWorkspace } from "~/modules/tenancy/workspaces.server";
+import { openWorkspace } from "~/modules/tenancy/workspaces.server";
 import { Field, FormMessage } from "~/ui/form";
 import { page } from "~/lib/routes.server";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
 
 export const meta: MetaFunction = () => [{ title: "Workspaces · Atrium" }];
+
+/** A throttled creation's page carries the action's Retry-After. */
+export const headers: HeadersFunction = ({ actionHeaders }) => retryAfterOf(actionHeaders);
 
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const session = await requireOperator(request, context);
@@ -30,7 +40,7 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
   const session = await requireOperator(request, context);
   return runForm(request, context, async (values) => {
     if (values.intent === "create") {
-      const workspace = await createWorkspace(context.services.db, session.user.id, parseForm(NewWorkspace, values));
+      const workspace = await openWorkspace(context.services, session.user.id, parseForm(NewWorkspace, values));
       await selectWorkspace(context.services.db, session.id, workspace.id);
     } else if (values.intent === "select") {
       await switchWorkspace(context, session, values.workspaceId ?? "");

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { runForm, type FormResult } from "~/lib/forms.server";
+import { linkTokenOf } from "~/lib/link-tokens.server";
 import { page } from "~/lib/routes.server";
 import { requireOperator } from "~/modules/access/operator.server";
 import { readSession, selectWorkspace } from "~/modules/auth/sessions.server";
@@ -12,14 +13,11 @@ import consoleCss from "~/styles/console.css?url";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: consoleCss }];
 export const meta: MetaFunction = () => [{ title: "Invitation · Atrium" }];
 
-/** The token is in the query, not the path: request logs record paths, and the token is a credential. */
-const tokenOf = (request: Request) => new URL(request.url).searchParams.get("token") ?? "";
-
 /** Anyone holding the link may see what it invites to; accepting needs the invited address's session. */
 export const loader = page(
   "operator",
   async ({ request, context }: LoaderFunctionArgs) => {
-    const token = tokenOf(request);
+    const token = linkTokenOf(request);
     const invitation = await invitationOfToken(context.services.db, token);
     const session = await readSession(request, context);
     const url = new URL(request.url);
@@ -31,7 +29,7 @@ export const loader = page(
 export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   const session = await requireOperator(request, context);
   return runForm(request, context, async (values) => {
-    const token = values.token || tokenOf(request);
+    const token = values.token || linkTokenOf(request);
     const { workspaceId } = await acceptInvitation(context.services.db, token, session.user);
     await selectWorkspace(context.services.db, session.id, workspaceId);
     return redirect("/");

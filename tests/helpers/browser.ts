@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { assertChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
-import { lastMailTo, linkIn } from "./client";
+import { linkIn, mailedText } from "./client";
 import { startServer, type TestServer } from "./server";
 import { tempDir } from "./temp";
 
@@ -93,7 +93,7 @@ export function browserSuite(
  */
 export async function finishSignUp(page: Page, server: TestServer, email: string): Promise<void> {
   await page.getByRole("heading", { name: "Check your email" }).waitFor();
-  const link = linkIn((await lastMailTo(server.url, email)).body, "/signup/confirm");
+  const link = linkIn(mailedText(server.url, email), "/signup/confirm");
   await page.goto(`${server.url}${link}`);
   await page.getByRole("button", { name: "Create my account" }).click();
 }

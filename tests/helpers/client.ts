@@ -72,8 +72,9 @@ export function uniqueEmail(prefix = "operator"): string {
 export const PASSWORD = "correct horse battery";
 
 /**
- * The newest e-mail the test server at `base` sent to `to` (outbox or SMTP, both are recorded). A server in
- * another process (spawnBuiltServer) is read through its `database`.
+ * The newest e-mail the test server at `base` recorded for `to` (outbox or SMTP, both are recorded; a link's
+ * token is not: see `mailedText`). A server in another process (spawnBuiltServer) is read through its
+ * `database`.
  */
 export async function lastMailTo(
   base: string,
@@ -99,6 +100,25 @@ export async function lastMailTo(
   }
 }
 
+/**
+ * The full text of the newest message to `to` that the test server at `base` could not send (no SMTP_URL)
+ * and so printed to its log: the only place a sign-up or invitation link with its token exists, as for a
+ * developer finishing sign-up on a fresh install.
+ */
+export function mailedText(base: string, to: string): string {
+  const server = serversByUrl.get(base);
+  if (!server) throw new Error(`no test server at ${base}`);
+  const text = mailedTextIn(server.logs, to);
+  if (text === undefined) throw new Error(`no mail to ${to} in the log`);
+  return text;
+}
+
+/** `mailedText` over any server's log lines (a server in another process prints them to its stdout). */
+export function mailedTextIn(logs: Record<string, unknown>[], to: string): string | undefined {
+  const line = logs.findLast((l) => l.to === to.toLowerCase() && String(l.msg).startsWith("No SMTP_URL"));
+  return line && String(line.msg);
+}
+
 /** The path (and query) of the first link in `body` whose path starts with `prefix`. */
 export function linkIn(body: string, prefix: string): string {
   for (const match of body.matchAll(/https?:\/\/\S+/g)) {
@@ -110,18 +130,19 @@ export function linkIn(body: string, prefix: string): string {
 
 /**
  * Signs up a new operator through the real form and the e-mailed link (ADR 004); returns the signed-in
- * client. `redirectTo` is carried through the link, as a page that asked for sign-in does.
+ * client. `redirectTo` is carried through the link, as a page that asked for sign-in does. The link is read
+ * where the mail went: the server's log without SMTP_URL, else `mailbox` (the test's SMTP server).
  */
 export async function signUp(
   base: string,
   email = uniqueEmail(),
-  options: { client?: Client; redirectTo?: string; database?: TestDatabase } = {},
+  options: { client?: Client; redirectTo?: string; mailbox?: (to: string) => string | Promise<string> } = {},
 ): Promise<{ client: Client; email: string; location: string }> {
   const client = options.client ?? new Client(base);
   const fields = { email, password: PASSWORD, ...(options.redirectTo ? { redirectTo: options.redirectTo } : {}) };
   const response = await client.post("/signup", fields);
   if (response.status !== 200) throw new Error(`sign-up failed with ${response.status}: ${await response.text()}`);
-  const link = linkIn((await lastMailTo(base, email, options.database)).body, "/signup/confirm");
+  const link = linkIn(await (options.mailbox ?? ((to) => mailedText(base, to)))(email), "/signup/confirm");
   const token = new URL(link, base).searchParams.get("token") ?? "";
   const confirmed = await client.post(link, { token });
   if (confirmed.status !== 302)
@@ -141,7 +162,7 @@ export async function addMember(
 ): Promise<void> {
   const invited = await inviter.post("/settings", { intent: "invite", email: member.email, role });
   if (invited.status !== 200) throw new Error(`invitation failed with ${invited.status}: ${await invited.text()}`);
-  const link = linkIn((await lastMailTo(base, member.email)).body, "/invitations");
+  const link = linkIn(mailedText(base, member.email), "/invitations");
   const token = new URL(link, base).searchParams.get("token") ?? "";
   const accepted = await member.client.post(link, { token });
   if (accepted.status !== 302) throw new Error(`accepting failed with ${accepted.status}: ${await accepted.text()}`);

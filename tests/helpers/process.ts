@@ -1,6 +1,7 @@
 /** The built server as `npm start` runs it, in a child process (for signals: SIGTERM drains, SIGKILL crashes). */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import type { TestDatabase } from "./database";
+import { mailedTextIn } from "./client";
 import { TEST_APP_KEY } from "./server";
 
 export interface ServerProcess {
@@ -8,6 +9,8 @@ export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
   /** Everything it printed so far. */
   output(): string;
+  /** The newest message to `to` its log printed for want of SMTP (see `mailedText`), once it has arrived. */
+  mailbox(to: string): Promise<string>;
 }
 
 export async function spawnBuiltServer(database: TestDatabase, env: Record<string, string>): Promise<ServerProcess> {
@@ -30,5 +33,19 @@ export async function spawnBuiltServer(database: TestDatabase, env: Record<strin
       }
     });
   });
-  return { url, child, output: () => output };
+  const logLines = () =>
+    output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  async function mailbox(to: string): Promise<string> {
+    // The child's stdout reaches this process after its answer did: wait for the line, not for a time.
+    for (let waited = 0; waited < 10_000; waited += 50) {
+      const text = mailedTextIn(logLines(), to);
+      if (text !== undefined) return text;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no mail to ${to} in: ${output}`);
+  }
+  return { url, child, output: () => output, mailbox };
 }

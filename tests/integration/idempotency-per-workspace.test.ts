@@ -37,7 +37,7 @@ async function workspace() {
 const outbox = () =>
   createMailer(
     server.db,
-    { MAIL_FROM: "Atrium <test@atrium.test>", OUTBOUND_TIMEOUT_MS: 1000 },
+    { MAIL_FROM: "Atrium <test@atrium.test>", OUTBOUND_TIMEOUT_MS: 1000, production: false },
     pino({ level: "silent" }),
   );
 

@@ -5,7 +5,8 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspace, signUp } from "../helpers/client";
+import { createWorkspace, linkIn, signUp } from "../helpers/client";
+import { TOKEN_NOT_STORED } from "~/modules/mail/mail.server";
 import { startServer, type TestServer } from "../helpers/server";
 import { consoleTrigger, createSop, trigger, waitForRun } from "../helpers/sops";
 
@@ -58,6 +59,15 @@ beforeAll(async () => {
     JOBS_RETRY_BASE_MS: "20",
   });
 });
+/** The text of the newest message the SMTP server took for `to` (quoted-printable undone). */
+function mailbox(to: string): string {
+  const data = delivered.findLast((d) => d.to.includes(to))?.data;
+  if (!data) throw new Error(`no mail to ${to}`);
+  return data
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
 afterAll(async () => {
   await server.close();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
@@ -65,7 +75,16 @@ afterAll(async () => {
 
 describe("e-mail over SMTP", () => {
   it("sends a SOP's e-mail through the mail server, retrying a temporary refusal, and lists it as sent", async () => {
-    const { client } = await signUp(server.url);
+    const { client, email } = await signUp(server.url, undefined, { mailbox });
+    // The link went out whole over SMTP; the record keeps it without its token, and the log does not print it.
+    const token = new URL(linkIn(mailbox(email), "/signup/confirm"), server.url).searchParams.get("token")!;
+    const recorded = await server.db
+      .selectFrom("mail_messages")
+      .select(["body", "status"])
+      .where("to_address", "=", email)
+      .execute();
+    expect(recorded).toEqual([{ body: expect.stringContaining(`token=${TOKEN_NOT_STORED}`), status: "sent" }]);
+    expect(server.logs.filter((l) => JSON.stringify(l).includes(token))).toEqual([]);
     await createWorkspace(client, "Mailer", "mailer-ws");
     const id = await createSop(client, {
       name: "Welcome",
@@ -100,7 +119,7 @@ describe("e-mail over SMTP", () => {
   });
 
   it("fails the step at once when the mail server refuses for good (5xx)", async () => {
-    const { client } = await signUp(server.url);
+    const { client } = await signUp(server.url, undefined, { mailbox });
     await createWorkspace(client, "Refused", "refused-ws");
     const id = await createSop(client, {
       name: "Bounce",

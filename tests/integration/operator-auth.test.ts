@@ -1,10 +1,20 @@
 /** Operator accounts: sign-up, sign-in, sessions, throttling, CSRF defence, suspension. */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { purgeExpiredSignups } from "~/modules/accounts/signups.server";
+import { SIGNUP_LINK_HOURS, purgeExpiredSignups } from "~/modules/accounts/signups.server";
 import { setStatus } from "~/modules/accounts/users.server";
 import { purgeExpiredKnownAddresses } from "~/modules/auth/known-addresses.server";
-import { Client, PASSWORD, lastMailTo, linkIn, signUp, uniqueEmail } from "../helpers/client";
+import {
+  Client,
+  PASSWORD,
+  createWorkspace,
+  lastMailTo,
+  linkIn,
+  mailedText,
+  signUp,
+  uniqueEmail,
+} from "../helpers/client";
+import { TOKEN_NOT_STORED } from "~/modules/mail/mail.server";
 import { startServer, type TestServer } from "../helpers/server";
 
 let server: TestServer;
@@ -29,13 +39,15 @@ describe("sign-up", () => {
 
     const mail = await lastMailTo(server.url, email);
     expect(mail.subject).toBe("Finish creating your Atrium account");
-    const link = linkIn(mail.body, "/signup/confirm");
     // No SMTP_URL here: the log shows the message, so a fresh install's first operator can finish.
-    expect(server.logs.some((l) => String(l.msg).includes(link))).toBe(true);
+    const link = linkIn(mailedText(server.url, email), "/signup/confirm");
     const token = new URL(link, server.url).searchParams.get("token")!;
-    // Only the token's hash is stored.
+    // Only the token's hash is stored, and the mail's record keeps the message without it: the link signs in.
     const stored = await server.db.selectFrom("signup_requests").select("token_hash").execute();
     expect(stored.map((r) => r.token_hash)).not.toContain(token);
+    expect(mail.body).toContain(`/signup/confirm?token=${TOKEN_NOT_STORED}`);
+    const bodies = await server.db.selectFrom("mail_messages").select("body").execute();
+    expect(bodies.filter((m) => m.body.includes(token))).toEqual([]);
 
     // Opening the link changes nothing (mail scanners open links); the button does.
     const page = await client.get(link);
@@ -62,7 +74,7 @@ describe("sign-up", () => {
   it("refuses an expired link", async () => {
     const email = uniqueEmail();
     expect((await new Client(server.url).post("/signup", { email, password: PASSWORD })).status).toBe(200);
-    const link = linkIn((await lastMailTo(server.url, email)).body, "/signup/confirm");
+    const link = linkIn(mailedText(server.url, email), "/signup/confirm");
     await server.db
       .updateTable("signup_requests")
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
@@ -71,9 +83,40 @@ describe("sign-up", () => {
     const res = await new Client(server.url).get(link);
     expect(res.status).toBe(404);
     expect(await res.text()).toContain("This link has expired or was already used");
-    // The job runner's housekeeping forgets it.
+    // The job runner's housekeeping forgets it, and account mail once it is older than a link's lifetime;
+    // a workspace's mail stays.
+    const day = new Date(Date.now() - SIGNUP_LINK_HOURS * 3_600_000 - 1000).toISOString();
+    await server.db.updateTable("mail_messages").set({ created_at: day }).where("to_address", "=", email).execute();
+    const { client } = await signUp(server.url);
+    await createWorkspace(client, "Old mail", "old-mail-ws");
+    const workspace = await server.db
+      .selectFrom("workspaces")
+      .select("id")
+      .where("slug", "=", "old-mail-ws")
+      .executeTakeFirstOrThrow();
+    await server.db
+      .insertInto("mail_messages")
+      .values({
+        id: `old-${email}`,
+        workspace_id: workspace.id,
+        idempotency_key: null,
+        transport: "outbox",
+        to_address: email,
+        subject: "A workspace's receipt",
+        body: "kept",
+        status: "outbox",
+        error: null,
+        created_at: day,
+      })
+      .execute();
     await purgeExpiredSignups(server.db);
     expect(await server.db.selectFrom("signup_requests").where("email", "=", email).selectAll().execute()).toEqual([]);
+    const left = await server.db
+      .selectFrom("mail_messages")
+      .select("subject")
+      .where("to_address", "=", email)
+      .execute();
+    expect(left).toEqual([{ subject: "A workspace's receipt" }]);
   });
 
   it("stores only the hash of the session secret", async () => {

@@ -41,7 +41,7 @@ describe("a SOP run and a crash", () => {
     try {
       // A web-only node (JOBS_CONCURRENCY=0) takes the trigger; nothing runs it before the crash.
       const first = await spawnServer(database, { JOBS_CONCURRENCY: "0" });
-      const { client } = await signUp(first.url, undefined, { database });
+      const { client } = await signUp(first.url, undefined, { mailbox: first.mailbox });
       await createWorkspace(client, "Crash", "crash-queued");
       const id = await createSop(client, {
         name: "Queued",
@@ -78,7 +78,7 @@ describe("a SOP run and a crash", () => {
     const target = await startTarget((_request, count) => (count === 1 ? "hang" : { status: 200 }));
     try {
       const first = await spawnServer(database, { JOBS_LEASE_MS: "1000" });
-      const { client } = await signUp(first.url, undefined, { database });
+      const { client } = await signUp(first.url, undefined, { mailbox: first.mailbox });
       await createWorkspace(client, "Crash", "crash-running");
       const id = await createSop(client, {
         name: "Mid-step",

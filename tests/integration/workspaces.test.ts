@@ -1,6 +1,16 @@
 /** Workspaces, the picker, settings and members, through the console's own forms. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, addMember, createWorkspace, lastMailTo, linkIn, signUp, uniqueEmail } from "../helpers/client";
+import {
+  Client,
+  addMember,
+  createWorkspace,
+  lastMailTo,
+  linkIn,
+  mailedText,
+  signUp,
+  uniqueEmail,
+} from "../helpers/client";
+import { TOKEN_NOT_STORED } from "~/modules/mail/mail.server";
 import { startServer, type TestServer } from "../helpers/server";
 
 let server: TestServer;
@@ -71,6 +81,31 @@ describe("creating a workspace", () => {
     const res = await client.get("/settings");
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/");
+  });
+});
+
+describe("how many workspaces", () => {
+  const create = (client: Client, slug: string) => client.post("/?index", { intent: "create", name: slug, slug });
+
+  it("caps the workspaces a Free account owns at its plan's number", async () => {
+    const { client } = await signUp(server.url);
+    for (const slug of ["cap-one", "cap-two", "cap-three"]) expect((await create(client, slug)).status).toBe(302);
+    const refused = await create(client, "cap-four");
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("The Free plan allows 3 workspaces of your own");
+    expect(await server.db.selectFrom("workspaces").select("id").where("slug", "=", "cap-four").execute()).toEqual([]);
+  });
+
+  it("throttles new workspaces per account, with Retry-After, under a larger plan too", async () => {
+    const { client, email } = await signUp(server.url);
+    await server.db.updateTable("users").set({ tier: "pro" }).where("email", "=", email).execute();
+    // An invalid form is not counted.
+    expect((await create(client, "-bad")).status).toBe(400);
+    for (let i = 1; i <= 5; i += 1) expect((await create(client, `pro-many-${i}`)).status).toBe(302);
+    const refused = await create(client, "pro-many-6");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(59 * 60);
+    expect(await refused.text()).toContain("Too many new workspaces");
   });
 });
 
@@ -171,16 +206,25 @@ describe("settings and members", () => {
       const mail = await lastMailTo(server.url, email);
       // Renamed "Members & Co" by a test above.
       expect(mail.subject).toMatch(/^You are invited to Members (& )?Co on Atrium$/);
-      expect(linkIn(mail.body, "/invitations")).toMatch(/^\/invitations\?token=[\w-]{43}$/);
+      expect(linkIn(mailedText(server.url, email), "/invitations")).toMatch(/^\/invitations\?token=[\w-]{43}$/);
+      // The record keeps the message without the link's token (DESIGN rule 4).
+      expect(mail.body).toContain(`/invitations?token=${TOKEN_NOT_STORED}`);
     }
     expect(answers).toEqual([
       { status: 200, message: true },
       { status: 200, message: true },
     ]);
-    // Only a hash of each link's token is stored; both are pending, listed with a way to revoke them.
-    const link = linkIn((await lastMailTo(server.url, unknownEmail)).body, "/invitations");
+    // Only a hash of each link's token is stored, and the workspace's outbox does not show it; both are pending,
+    // listed with a way to revoke them.
+    const link = linkIn(mailedText(server.url, unknownEmail), "/invitations");
+    const token = new URL(link, server.url).searchParams.get("token")!;
     const stored = await server.db.selectFrom("workspace_invitations").select("token_hash").execute();
-    expect(stored.map((r) => r.token_hash)).not.toContain(new URL(link, server.url).searchParams.get("token"));
+    expect(stored.map((r) => r.token_hash)).not.toContain(token);
+    const bodies = await server.db.selectFrom("mail_messages").select("body").execute();
+    expect(bodies.filter((m) => m.body.includes(token))).toEqual([]);
+    const outbox = await (await owner.client.get("/settings/outbox")).text();
+    expect(outbox).toContain(`/invitations?token=${TOKEN_NOT_STORED}`);
+    expect(outbox).not.toContain(token);
     const settings = await (await owner.client.get("/settings")).text();
     expect(settings).toContain("Pending invitations");
     expect(settings).toContain(unknownEmail);
@@ -194,7 +238,7 @@ describe("settings and members", () => {
   it("lets a newcomer sign up from the invitation and join; the link works once", async () => {
     const email = uniqueEmail("joiner");
     await owner.client.post("/settings", { intent: "invite", email, role: "viewer" });
-    const link = linkIn((await lastMailTo(server.url, email)).body, "/invitations");
+    const link = linkIn(mailedText(server.url, email), "/invitations");
     const visitor = new Client(server.url);
     const page = await (await visitor.get(link)).text();
     // The workspace is renamed "Members & Co" by a test above.
@@ -223,7 +267,7 @@ describe("settings and members", () => {
     const invited = await signUp(server.url);
     const other = await signUp(server.url);
     await owner.client.post("/settings", { intent: "invite", email: invited.email, role: "editor" });
-    const link = linkIn((await lastMailTo(server.url, invited.email)).body, "/invitations");
+    const link = linkIn(mailedText(server.url, invited.email), "/invitations");
     const wrong = await other.client.post(link, {});
     expect(wrong.status).toBe(403);
     expect(await wrong.text()).toContain(`This invitation is for ${invited.email}`);
@@ -244,7 +288,7 @@ describe("settings and members", () => {
     expect(events.map((e) => e.action)).toContain("member.invitation_revoked");
   });
 
-  it("throttles invitations per inviter: the 21st in an hour is refused with Retry-After", async () => {
+  it("throttles invitations per inviter across workspaces: the 21st in an hour is refused with Retry-After", async () => {
     const inviter = await signUp(server.url);
     await createWorkspace(inviter.client, "Busy Inviter", "busy-inviter");
     for (let i = 0; i < 20; i += 1) {
@@ -255,10 +299,31 @@ describe("settings and members", () => {
       });
       expect(res.status).toBe(200);
     }
+    // A second workspace of their own (now selected) brings no fresh allowance.
+    await createWorkspace(inviter.client, "Busy Inviter Two", "busy-inviter-two");
     const refused = await inviter.client.post("/settings", { intent: "invite", email: uniqueEmail(), role: "viewer" });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(59 * 60);
     expect(await refused.text()).toContain("Too many invitations");
+  });
+
+  it("throttles invitations per recipient across the deployment, whichever workspace sends them", async () => {
+    const recipient = uniqueEmail("popular");
+    const first = await signUp(server.url);
+    await createWorkspace(first.client, "First Sender", "first-sender");
+    const second = await signUp(server.url);
+    await createWorkspace(second.client, "Second Sender", "second-sender");
+    const invite = (client: Client) => client.post("/settings", { intent: "invite", email: recipient, role: "viewer" });
+    expect((await invite(first.client)).status).toBe(200);
+    expect((await invite(first.client)).status).toBe(200);
+    expect((await invite(second.client)).status).toBe(200);
+    const refused = await invite(second.client);
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain("Too many invitations");
+    // The inviter's own allowance is untouched: another address goes out.
+    expect(
+      (await second.client.post("/settings", { intent: "invite", email: uniqueEmail(), role: "viewer" })).status,
+    ).toBe(200);
   });
 
   it("changes a role, and removing a member ends their access at once", async () => {

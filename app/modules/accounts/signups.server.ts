@@ -6,16 +6,15 @@
  * token is stored as a SHA-256 (DESIGN rule 4), works once, and expires after SIGNUP_LINK_HOURS.
  */
 import type { Logger } from "pino";
-import type { Env } from "~/lib/env.server";
 import type { Db } from "~db/client";
 import { isUniqueViolation } from "~db/client";
 import { isoNow, now } from "~/lib/clock.server";
 import { conflict, notFound } from "~/lib/errors";
-import { sha256Base64url } from "~/lib/hash.server";
-import { newId, newSecret } from "~/lib/ids.server";
+import { newId } from "~/lib/ids.server";
+import { issueLinkToken, unexpiredByToken } from "~/lib/link-tokens.server";
 import { hashPassword } from "~/modules/auth/password.server";
 import { safeRedirectTarget } from "~/modules/auth/redirect";
-import type { Mailer } from "~/modules/mail/mail.server";
+import { purgeAccountMail, withTokensHidden, type Mailer } from "~/modules/mail/mail.server";
 import { assertPasswordAllowed, findUserByEmail, insertUser, type User } from "./users.server";
 
 export const SIGNUP_LINK_HOURS = 24;
@@ -24,27 +23,19 @@ interface Services {
   db: Db;
   mailer: Mailer;
   logger: Logger;
-  env: Pick<Env, "production">;
 }
 
 /**
- * Account mail is best effort here: a failed delivery is logged, and the answer stays the same. Without
- * SMTP_URL, account mail belongs to no workspace's outbox, so outside production the log shows it: that is how
- * a fresh install's first operator finishes signing up. In production the log only says so: its links are
- * credentials, and logs travel to collectors (create the first account with `users:create` instead).
+ * Account mail is best effort here: a failed delivery is logged, and the answer stays the same. Its links are
+ * credentials, so the mail record keeps them without their token; without SMTP_URL the mailer prints the
+ * message to the log outside production, which is how a fresh install's first operator finishes signing up
+ * (in production, create the first account with `users:create` instead).
  */
 export async function sendAccountMail(services: Services, to: string, subject: string, text: string): Promise<void> {
   try {
-    await services.mailer.send({ workspaceId: null, to, subject, text });
+    await services.mailer.send({ workspaceId: null, to, subject, text, storedText: withTokensHidden(text) });
   } catch (error) {
     services.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "account mail not sent");
-    return;
-  }
-  if (services.mailer.transport !== "outbox") return;
-  if (services.env.production) {
-    services.logger.warn({ subject }, "No SMTP_URL: account mail was not sent; set SMTP_URL to send it");
-  } else {
-    services.logger.info({ to, subject }, `No SMTP_URL: account mail kept in the development outbox.\n${text}`);
   }
 }
 
@@ -78,18 +69,17 @@ export async function requestSignup(
     );
     return;
   }
-  const token = newSecret();
-  const created = now();
+  const link = issueLinkToken(SIGNUP_LINK_HOURS * 3_600_000);
   await db
     .insertInto("signup_requests")
     .values({
       id: newId(),
       email,
       password_hash: passwordHash,
-      token_hash: sha256Base64url(token),
+      token_hash: link.tokenHash,
       redirect_to: safeRedirectTarget(input.redirectTo),
-      expires_at: new Date(created.getTime() + SIGNUP_LINK_HOURS * 3_600_000).toISOString(),
-      created_at: created.toISOString(),
+      expires_at: link.expiresAt,
+      created_at: link.createdAt,
     })
     .execute();
   await sendAccountMail(
@@ -98,7 +88,7 @@ export async function requestSignup(
     "Finish creating your Atrium account",
     [
       `To finish creating your Atrium account for ${email}, open this link:`,
-      `${origin}/signup/confirm?token=${token}`,
+      `${origin}/signup/confirm?token=${link.token}`,
       "",
       `It works once, for ${SIGNUP_LINK_HOURS} hours. If you did not ask for an account, ignore this message.`,
     ].join("\n"),
@@ -107,14 +97,14 @@ export async function requestSignup(
 
 const expired = () => notFound("This link has expired or was already used. Sign up again to get a new one.");
 
-async function pendingByToken(db: Db, token: string) {
-  const row = await db
-    .selectFrom("signup_requests")
-    .select(["id", "email", "password_hash", "redirect_to", "expires_at"])
-    .where("token_hash", "=", sha256Base64url(token))
-    .executeTakeFirst();
-  return row && row.expires_at > isoNow() ? row : undefined;
-}
+const pendingByToken = (db: Db, token: string) =>
+  unexpiredByToken(token, (tokenHash) =>
+    db
+      .selectFrom("signup_requests")
+      .select(["id", "email", "password_hash", "redirect_to", "expires_at"])
+      .where("token_hash", "=", tokenHash)
+      .executeTakeFirst(),
+  );
 
 /** The address a link would create an account for, to show before the operator confirms. */
 export async function signupOfToken(db: Db, token: string): Promise<{ email: string }> {
@@ -151,7 +141,11 @@ export async function confirmSignup(
   }
 }
 
-/** Housekeeping (the job runner's maintenance): sign-ups whose link expired unused. */
+/**
+ * Housekeeping (the job runner's maintenance): sign-ups whose link expired unused, and account mail older
+ * than a link's lifetime.
+ */
 export async function purgeExpiredSignups(db: Db): Promise<void> {
   await db.deleteFrom("signup_requests").where("expires_at", "<=", isoNow()).execute();
+  await purgeAccountMail(db, new Date(now().getTime() - SIGNUP_LINK_HOURS * 3_600_000).toISOString());
 }

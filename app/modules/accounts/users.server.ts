@@ -153,8 +153,9 @@ export async function setStatus(db: Db, email: string, status: UserStatus): Prom
  * Deletes the account and everything it owns, in one transaction: its workspaces (and every tenant row
  * under them, by ON DELETE CASCADE), its memberships elsewhere, sessions and account events. Workspace
  * events it authored elsewhere keep their history with the actor set to null. What is kept by address rather
- * than by account goes too: mail sent to it (sign-up links, invitations, also in other workspaces' outboxes),
- * pending sign-ups and invitations.
+ * than by account goes too: its account mail (sign-up links and notes, which belong to no workspace), pending
+ * sign-ups and invitations. Mail a workspace sent to the address stays: it is that workspace's record (a
+ * customer may share the address), and an invitation's stored copy holds no token.
  */
 export async function deleteUser(db: Db, userId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -163,22 +164,26 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
     await trx.deleteFrom("workspaces").where("owner_user_id", "=", userId).execute();
     await trx.deleteFrom("users").where("id", "=", userId).execute();
     if (!row) return;
-    await trx.deleteFrom("mail_messages").where("to_address", "=", row.email).execute();
+    await trx
+      .deleteFrom("mail_messages")
+      .where("workspace_id", "is", null)
+      .where("to_address", "=", row.email)
+      .execute();
     await trx.deleteFrom("signup_requests").where("email", "=", row.email).execute();
     await trx.deleteFrom("workspace_invitations").where("email", "=", row.email).execute();
   });
 }
 
 /**
- * Deletes the account (its keys' rate windows go with the keys, by cascade), then forgets its sign-in
- * throttle counter, which is kept under a hash of the email rather than a foreign key.
+ * Deletes the account (its keys' rate windows go with the keys, by cascade), then forgets its sign-in and
+ * invitation throttle counters, which are kept under a hash of the email or id rather than a foreign key.
  */
 export async function deleteAccount(
-  services: Pick<AppServices, "db" | "authThrottle">,
+  services: Pick<AppServices, "db" | "authThrottle" | "inviteThrottle">,
   user: Pick<User, "id" | "email">,
 ) {
   await deleteUser(services.db, user.id);
-  await services.authThrottle.forget(user.email);
+  await Promise.all([services.authThrottle.forget(user.email), services.inviteThrottle.forget(user.id, user.email)]);
 }
 
 /** The account's token-API limits: its tier's, or an Enterprise account's own. */

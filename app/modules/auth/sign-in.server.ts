@@ -6,6 +6,7 @@ import { redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunc
 import { z } from "zod";
 import { invalid, issuesOf } from "~/lib/errors";
 import { runForm, type FormResult } from "~/lib/forms.server";
+import { linkTokenOf } from "~/lib/link-tokens.server";
 import { page } from "~/lib/routes.server";
 import { EmailSchema, PasswordSchema } from "~/modules/accounts/users.server";
 import { SIGNUP_LINK_HOURS, confirmSignup, requestSignup, signupOfToken } from "~/modules/accounts/signups.server";
@@ -87,8 +88,6 @@ export function signInPage(strategy: "login" | "signup") {
   };
 }
 
-const tokenOf = (request: Request) => new URL(request.url).searchParams.get("token") ?? "";
-
 /**
  * /signup/confirm?token=…: the link of a sign-up e-mail. Opening it shows a button, and only the post creates
  * the account: mail scanners that fetch every link must not spend it.
@@ -100,7 +99,7 @@ export function confirmSignupPage() {
       "operator",
       async ({ request, context }: LoaderFunctionArgs) => {
         await redirectIfSignedIn(request, context);
-        const token = tokenOf(request);
+        const token = linkTokenOf(request);
         return { ...(await signupOfToken(context.services.db, token)), token };
       },
       declared,
@@ -111,7 +110,7 @@ export function confirmSignupPage() {
         context.request.log.callerType = "operator";
         assertSameOrigin(request, context);
         return runForm(request, context, async (values) => {
-          const token = values.token || tokenOf(request);
+          const token = values.token || linkTokenOf(request);
           const { user, redirectTo } = await confirmSignup(context.services.db, token, {
             ip: context.request.ip,
           });

@@ -3,6 +3,13 @@
  * every message lands in the development outbox the console shows, so a fresh install can see what it would
  * have sent. Both record each message, keyed by an optional idempotency key: a retried job step does not
  * send twice once its message went out.
+ *
+ * A sign-up or invitation link is a credential (a sign-up link signs its holder in), so the record keeps the
+ * message with the link's token replaced (`storedText`, DESIGN rule 4): a database backup or the workspace
+ * outbox must not hand out live links. Such a message that no SMTP server carried exists nowhere else, so
+ * outside production the log prints it in full, as it does account mail, which no workspace's outbox shows:
+ * that is how a fresh install's first operator finishes signing up. In production the log only says so,
+ * since logs travel to collectors.
  */
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "pino";
@@ -18,7 +25,16 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** What the record keeps instead of `text`, when `text` carries a credential (see `withTokensHidden`). */
+  storedText?: string;
   idempotencyKey?: string;
+}
+
+export const TOKEN_NOT_STORED = "[sent by e-mail, not stored]";
+
+/** `text` with the value of every `token=` query parameter replaced: the copy of a link mail that is stored. */
+export function withTokensHidden(text: string): string {
+  return text.replace(/([?&]token=)[^\s&#]+/g, `$1${TOKEN_NOT_STORED}`);
 }
 
 export interface SentMail {
@@ -35,7 +51,7 @@ export interface Mailer {
 
 export function createMailer(
   db: Db,
-  env: Pick<Env, "SMTP_URL" | "MAIL_FROM" | "OUTBOUND_TIMEOUT_MS">,
+  env: Pick<Env, "SMTP_URL" | "MAIL_FROM" | "OUTBOUND_TIMEOUT_MS" | "production">,
   logger: Logger,
 ): Mailer {
   // Bounded like every outbound call, so a silent mail server cannot hold a job (or a shutdown) for minutes.
@@ -66,6 +82,17 @@ export function createMailer(
     }
     // Outside the try: once the server accepted it, a failure to record that must not send it again.
     await db.updateTable("mail_messages").set({ status: "sent", error: null }).where("id", "=", id).execute();
+  }
+
+  /** Without SMTP, a message whose text no outbox page shows is only in the log (see the file's comment). */
+  function announce(mail: OutgoingMail) {
+    if (smtp || (mail.workspaceId !== null && mail.storedText === undefined)) return;
+    const what = mail.workspaceId === null ? "account mail" : "mail with a link";
+    if (env.production) {
+      logger.warn({ subject: mail.subject }, `No SMTP_URL: ${what} was not sent; set SMTP_URL to send it`);
+    } else {
+      logger.info({ to: mail.to, subject: mail.subject }, `No SMTP_URL: ${what} is shown only here.\n${mail.text}`);
+    }
   }
 
   /** The message already written under this mail's idempotency key, in its workspace. */
@@ -101,7 +128,7 @@ export function createMailer(
             transport,
             to_address: mail.to,
             subject: mail.subject,
-            body: mail.text,
+            body: mail.storedText ?? mail.text,
             status: smtp ? "failed" : "outbox",
             error: smtp ? "not sent yet" : null,
             created_at: isoNow(),
@@ -114,9 +141,18 @@ export function createMailer(
         throw error;
       }
       await deliver(id, mail);
+      announce(mail);
       return { id, transport, duplicate: false };
     },
   };
+}
+
+/**
+ * Housekeeping: account mail (no workspace) written before `before`. Nobody reads it after its link expired,
+ * and it names an address that may never have become an account.
+ */
+export async function purgeAccountMail(db: Db, before: string): Promise<void> {
+  await db.deleteFrom("mail_messages").where("workspace_id", "is", null).where("created_at", "<", before).execute();
 }
 
 export interface MailView {

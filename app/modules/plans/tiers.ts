@@ -23,6 +23,11 @@ export interface TierPlan extends RateLimits {
   sopTrigger: RateLimits | null;
   /** Runs of one workspace that may wait in the queue (queued or waiting for a retry); null = no cap. */
   maxQueuedRuns: number | null;
+  /**
+   * Workspaces one account may own; null = no cap. Each workspace has its own invitation allowance and its
+   * own outbox, so their number is bounded like keys are (ADR 003).
+   */
+  maxOwnedWorkspaces: number | null;
 }
 
 export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
@@ -33,6 +38,7 @@ export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
     maxActiveApiKeys: 3,
     sopTrigger: { perHour: 1_000, burst: 60 },
     maxQueuedRuns: 100,
+    maxOwnedWorkspaces: 3,
   },
   pro: {
     label: "Pro",
@@ -41,6 +47,7 @@ export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
     maxActiveApiKeys: 25,
     sopTrigger: { perHour: 10_000, burst: 600 },
     maxQueuedRuns: 1_000,
+    maxOwnedWorkspaces: 25,
   },
   // Enterprise limits are set per account with `npm run admin -- users:set-limits`; these are the defaults.
   // Its triggers are not rate-limited (the operator sizes the deployment for its own customer); its queue is
@@ -52,6 +59,7 @@ export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
     maxActiveApiKeys: null,
     sopTrigger: null,
     maxQueuedRuns: 10_000,
+    maxOwnedWorkspaces: null,
   },
 };
 

@@ -24,8 +24,7 @@
 import type { DatabaseHandle } from "~db/client";
 import { addressKey } from "~/lib/client-address";
 import type { Env } from "~/lib/env.server";
-import { rateLimited } from "~/lib/errors";
-import { createCounter, type CounterState } from "./counter.server";
+import { createCounter, refuseIfSpent } from "./counter.server";
 
 /** A sign-in attempt that the throttle let through to the password check. */
 export interface SignInAttempt {
@@ -49,16 +48,6 @@ export interface AuthThrottle {
 /** One counter per person, however they type their address. */
 const keyOf = (value: string) => value.trim().toLowerCase();
 const pairOf = (email: string, ip: string) => `${keyOf(email)}\n${addressKey(ip)}`;
-
-function refuse(waitMs: number): never {
-  const minutes = Math.ceil(waitMs / 60_000);
-  throw rateLimited(waitMs / 1000, `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
-}
-
-function refuseIfSpent(states: CounterState[]): void {
-  const waitMs = Math.max(0, ...states.filter((s) => s.refused).map((s) => s.msBeforeNext));
-  if (waitMs > 0) refuse(waitMs);
-}
 
 export function createAuthThrottle(handle: DatabaseHandle, env: Env): AuthThrottle {
   const durationSeconds = env.AUTH_THROTTLE_WINDOW_MINUTES * 60;

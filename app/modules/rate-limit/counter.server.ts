@@ -10,6 +10,7 @@
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { DatabaseHandle } from "~db/client";
 import { openCounterStore, type CounterStoreOptions } from "~db/rate-limit-store";
+import { rateLimited } from "~/lib/errors";
 import { sha256Base64url } from "~/lib/hash.server";
 
 export type CounterOptions = CounterStoreOptions;
@@ -44,6 +45,18 @@ async function settle(attempt: Promise<RateLimiterRes>): Promise<CounterState> {
     if (!(reason instanceof RateLimiterRes)) throw reason;
     return { refused: true, consumed: reason.consumedPoints, msBeforeNext: reason.msBeforeNext };
   }
+}
+
+/** The throttles' one refusal: a 429 whose message says, in minutes, how long to wait before more `what`. */
+export function refuse(waitMs: number, what = "attempts"): never {
+  const minutes = Math.ceil(waitMs / 60_000);
+  throw rateLimited(waitMs / 1000, `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+}
+
+/** Refuses when any of `states` was refused, for as long as the longest of them has left. */
+export function refuseIfSpent(states: CounterState[], what = "attempts"): void {
+  const waitMs = Math.max(0, ...states.filter((s) => s.refused).map((s) => s.msBeforeNext));
+  if (waitMs > 0) refuse(waitMs, what);
 }
 
 export function createCounter(handle: DatabaseHandle, options: CounterOptions): Counter {

@@ -6,7 +6,7 @@ declare module "~/lib/context" {
   interface AppServices {
     /** Per-key limits of the token API. */
     apiRateLimit: ApiRateLimit;
-    /** Workspace invitations per inviter and per workspace. */
+    /** Invitations per inviter, workspace and recipient; new workspaces per user. */
     inviteThrottle: InviteThrottle;
   }
 }

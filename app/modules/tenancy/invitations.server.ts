@@ -6,11 +6,11 @@
  */
 import type { Db } from "~db/client";
 import { isUniqueViolation } from "~db/client";
-import { isoNow, now } from "~/lib/clock.server";
+import { isoNow } from "~/lib/clock.server";
 import { conflict, forbidden, invalid, notFound } from "~/lib/errors";
-import { sha256Base64url } from "~/lib/hash.server";
-import { newId, newSecret } from "~/lib/ids.server";
-import type { Mailer } from "~/modules/mail/mail.server";
+import { newId } from "~/lib/ids.server";
+import { issueLinkToken, unexpiredByToken } from "~/lib/link-tokens.server";
+import { withTokensHidden, type Mailer } from "~/modules/mail/mail.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import type { InviteThrottle } from "~/modules/rate-limit/invite-throttle.server";
 import { ASSIGNABLE_ROLES, type Role } from "./roles";
@@ -44,8 +44,7 @@ export function invitationsOf(db: Db, workspaceId: string) {
         .where("users.email", "=", input.email)
         .executeTakeFirst();
       if (member) throw conflict("Already a member", [{ field: "email", message: "This person is already a member" }]);
-      const token = newSecret();
-      const created = now();
+      const link = issueLinkToken(INVITATION_DAYS * 86_400_000);
       await db.transaction().execute(async (trx) => {
         await trx
           .deleteFrom("workspace_invitations")
@@ -60,10 +59,10 @@ export function invitationsOf(db: Db, workspaceId: string) {
             workspace_id: workspaceId,
             email: input.email,
             role: input.role,
-            token_hash: sha256Base64url(token),
+            token_hash: link.tokenHash,
             invited_by_user_id: actorUserId,
-            expires_at: new Date(created.getTime() + INVITATION_DAYS * 86_400_000).toISOString(),
-            created_at: created.toISOString(),
+            expires_at: link.expiresAt,
+            created_at: link.createdAt,
           })
           .execute();
         // The invitation's id, not the address: deleting an account leaves no row naming its e-mail.
@@ -73,7 +72,7 @@ export function invitationsOf(db: Db, workspaceId: string) {
           detail: { invitation: id, role: input.role },
         });
       });
-      return { token };
+      return { token: link.token };
     },
 
     /** Invitations not yet accepted, revoked or expired, newest first. */
@@ -111,7 +110,7 @@ export function invitationsOf(db: Db, workspaceId: string) {
 }
 
 /**
- * Invites `email` to the workspace and e-mails the link; throttled per inviter and per workspace. The answer
+ * Invites `email` to the workspace and e-mails the link; throttled per inviter, workspace and recipient. The answer
  * does not depend on whether an account uses the address.
  */
 export async function inviteMember(
@@ -121,23 +120,26 @@ export async function inviteMember(
   input: { email: string; role: Role },
   origin: string,
 ): Promise<void> {
-  await services.inviteThrottle.take(workspace.id, inviterUserId);
+  await services.inviteThrottle.take(workspace.id, inviterUserId, input.email);
   const { token } = await invitationsOf(services.db, workspace.id).create(inviterUserId, input);
   const article = input.role === "admin" ? "an" : "a";
   // The mail names the workspace, not the inviter: it stays in the workspace's outbox, and must not keep the
   // address of an inviter who later deletes their account.
+  const text = [
+    `You are invited to join ${workspace.name} on Atrium as ${article} ${input.role}.`,
+    "",
+    "To accept, open this link (you can sign in, or create an account with this address, on the way):",
+    `${origin}/invitations?token=${token}`,
+    "",
+    `It works once, for ${INVITATION_DAYS} days. If you did not expect it, ignore this message.`,
+  ].join("\n");
+  // The workspace's outbox and the mail table keep the message without the token: the link is a credential.
   await services.mailer.send({
     workspaceId: workspace.id,
     to: input.email,
     subject: `You are invited to ${workspace.name} on Atrium`,
-    text: [
-      `You are invited to join ${workspace.name} on Atrium as ${article} ${input.role}.`,
-      "",
-      "To accept, open this link (you can sign in, or create an account with this address, on the way):",
-      `${origin}/invitations?token=${token}`,
-      "",
-      `It works once, for ${INVITATION_DAYS} days. If you did not expect it, ignore this message.`,
-    ].join("\n"),
+    text,
+    storedText: withTokensHidden(text),
   });
 }
 
@@ -147,15 +149,15 @@ const gone = () => notFound("This invitation has expired, was revoked, or was al
  * The invitation a link names. The token is the secret that names it, as an OAuth code names its grant, so
  * this is the one lookup not scoped by workspace.
  */
-async function byToken(db: Db, token: string) {
-  const row = await db
-    .selectFrom("workspace_invitations as i")
-    .innerJoin("workspaces as w", "w.id", "i.workspace_id")
-    .select(["i.id", "i.workspace_id as workspaceId", "w.name as workspaceName", "i.email", "i.role", "i.expires_at"])
-    .where("i.token_hash", "=", sha256Base64url(token))
-    .executeTakeFirst();
-  return row && row.expires_at > isoNow() ? row : undefined;
-}
+const byToken = (db: Db, token: string) =>
+  unexpiredByToken(token, (tokenHash) =>
+    db
+      .selectFrom("workspace_invitations as i")
+      .innerJoin("workspaces as w", "w.id", "i.workspace_id")
+      .select(["i.id", "i.workspace_id as workspaceId", "w.name as workspaceName", "i.email", "i.role", "i.expires_at"])
+      .where("i.token_hash", "=", tokenHash)
+      .executeTakeFirst(),
+  );
 
 /** What the accept page shows: the workspace, the role, and the address the invitation is for. */
 export async function invitationOfToken(db: Db, token: string) {

@@ -8,6 +8,8 @@ import { isoNow } from "~/lib/clock.server";
 import { conflict, forbidden, invalid, notFound, validate } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { TIER_PLANS } from "~/modules/plans/tiers";
+import type { InviteThrottle } from "~/modules/rate-limit/invite-throttle.server";
 import { ASSIGNABLE_ROLES, type Role } from "./roles";
 import { SlugSchema, WorkspaceNameSchema } from "./slug";
 
@@ -53,6 +55,11 @@ export async function findWorkspaceBySlug(
   return { ...workspace, ownerActive: owner_status === "active" };
 }
 
+/**
+ * Creates a workspace owned by `ownerUserId`, within their plan's cap on owned workspaces. The cap is counted
+ * inside the transaction after a write to the owner's row: that write locks the row on Postgres (and takes
+ * SQLite's write lock), so two requests at once cannot both pass the count.
+ */
 export async function createWorkspace(
   db: Db,
   ownerUserId: string,
@@ -64,6 +71,25 @@ export async function createWorkspace(
   const workspace = { id: newId(), owner_user_id: ownerUserId, slug, name, created_at: now, updated_at: now };
   try {
     await db.transaction().execute(async (trx) => {
+      const owner = await trx
+        .updateTable("users")
+        .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+        .where("id", "=", ownerUserId)
+        .returning("tier")
+        .executeTakeFirstOrThrow();
+      const plan = TIER_PLANS[owner.tier];
+      if (plan.maxOwnedWorkspaces !== null) {
+        const owned = await trx
+          .selectFrom("workspaces")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("owner_user_id", "=", ownerUserId)
+          .executeTakeFirstOrThrow();
+        if (Number(owned.n) >= plan.maxOwnedWorkspaces) {
+          throw forbidden(
+            `The ${plan.label} plan allows ${plan.maxOwnedWorkspaces} workspaces of your own; move to a plan with more to add another`,
+          );
+        }
+      }
       await trx.insertInto("workspaces").values(workspace).execute();
       await trx
         .insertInto("workspace_members")
@@ -76,6 +102,22 @@ export async function createWorkspace(
     throw error;
   }
   return workspace;
+}
+
+/**
+ * An operator's request for a new workspace (the picker's form): counted against their hourly allowance of
+ * new workspaces once the fields are valid, so that workspaces cannot multiply the allowances kept per
+ * workspace (invitations: app/modules/rate-limit/invite-throttle.server.ts).
+ */
+export async function openWorkspace(
+  services: { db: Db; inviteThrottle: InviteThrottle },
+  ownerUserId: string,
+  input: { name: string; slug: string },
+): Promise<Workspace> {
+  validate(WorkspaceNameSchema, input.name, "name");
+  validate(SlugSchema, input.slug, "slug");
+  await services.inviteThrottle.takeWorkspace(ownerUserId);
+  return createWorkspace(services.db, ownerUserId, input);
 }
 
 export interface Member {

@@ -42,7 +42,7 @@ describe("mailOf (the outbox), built for workspace A", () => {
   it("does not list or count workspace B's messages", async () => {
     const mailer = createMailer(
       f.db,
-      { MAIL_FROM: "Atrium <test@atrium.test>", OUTBOUND_TIMEOUT_MS: 1000 },
+      { MAIL_FROM: "Atrium <test@atrium.test>", OUTBOUND_TIMEOUT_MS: 1000, production: false },
       pino({ level: "silent" }),
     );
     await mailer.send({ workspaceId: f.b.workspace.id, to: EMAIL, subject: "B's receipt", text: "for B" });
