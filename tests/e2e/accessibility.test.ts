@@ -7,8 +7,9 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../helpers/axe";
+import { setStatus } from "~/modules/accounts/users.server";
 import { finishSignUp, browserSuite } from "../helpers/browser";
-import { uniqueEmail } from "../helpers/client";
+import { linkIn, mailedText, uniqueEmail } from "../helpers/client";
 
 const suite = browserSuite({ bypassCSP: true });
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -16,11 +17,12 @@ const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const violations = (page: Page) => seriousViolations(page, AXE);
 
 let page: Page;
+let email = "";
 
 beforeAll(async () => {
   // An operator with a workspace and an API key, so every page shows its full content.
   page = await suite.context.newPage();
-  const email = uniqueEmail("a11y");
+  email = uniqueEmail("a11y");
   await page.goto(`${suite.server.url}/signup`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("a long enough password");
@@ -109,10 +111,54 @@ describe("accessibility (axe, WCAG 2 A/AA)", () => {
     expect(await violations(page)).toEqual([]);
   });
 
+  it("an invitation's pages, from the inviter's list to the newcomer's sign-up and acceptance, have no serious violations", async () => {
+    const invitee = uniqueEmail("a11y-invitee");
+    await page.goto(`${suite.server.url}/settings`);
+    await page.locator("#members").getByLabel("Email").fill(invitee);
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    await page.getByText(`Invitation sent to ${invitee}`).waitFor();
+    expect(await violations(page)).toEqual([]);
+
+    // The newcomer follows the e-mailed link in a browser of their own: signed out, with no account yet.
+    const theirs = await suite.context.browser()!.newContext({ bypassCSP: true });
+    try {
+      const newcomer = await theirs.newPage();
+      await newcomer.goto(suite.server.url + linkIn(mailedText(suite.server.url, invitee), "/invitations"));
+      await newcomer.getByRole("heading", { name: "Join Acme Bakery" }).waitFor();
+      expect(await seriousViolations(newcomer, AXE)).toEqual([]);
+      await newcomer.getByRole("link", { name: "create an account" }).click();
+      await newcomer.getByLabel("Email").fill(invitee);
+      await newcomer.getByLabel("Password").fill("a long enough password");
+      await newcomer.getByRole("button", { name: "Create account" }).click();
+      await newcomer.getByRole("heading", { name: "Check your email" }).waitFor();
+      expect(await seriousViolations(newcomer, AXE)).toEqual([]);
+      await newcomer.goto(suite.server.url + linkIn(mailedText(suite.server.url, invitee), "/signup/confirm"));
+      await newcomer.getByRole("button", { name: "Create my account" }).waitFor();
+      expect(await seriousViolations(newcomer, AXE)).toEqual([]);
+      await newcomer.getByRole("button", { name: "Create my account" }).click();
+      await newcomer.getByRole("button", { name: "Accept and join Acme Bakery" }).waitFor();
+      expect(await seriousViolations(newcomer, AXE)).toEqual([]);
+    } finally {
+      await theirs.close();
+    }
+  });
+
   // Last: signing out ends the session the pages above used.
   it.each(["/login", "/signup"])("%s has no serious violations when signed out", async (path) => {
     await suite.context.clearCookies();
     await page.goto(suite.server.url + path);
     expect(await violations(page)).toEqual([]);
+  });
+
+  it("a suspended owner's site, answered with the neutral unavailable page, has no serious violations", async () => {
+    await setStatus(suite.server.db, email, "suspended");
+    try {
+      const response = await page.goto(`${suite.server.url}/acme`);
+      expect(response?.status()).toBe(503);
+      await page.getByRole("heading", { name: "This site is unavailable" }).waitFor();
+      expect(await violations(page)).toEqual([]);
+    } finally {
+      await setStatus(suite.server.db, email, "active");
+    }
   });
 });

@@ -1,6 +1,7 @@
 /** /api/health, /api/routing-test, request logs and production headers. */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createWorkspace, signUp } from "../helpers/client";
+import { createUser } from "~/modules/accounts/users.server";
+import { Client, PASSWORD, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
 describe("health", () => {
@@ -153,7 +154,11 @@ describe("production", () => {
     try {
       const health = await fetch(`${server.url}/api/health`);
       expect(health.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
-      const { client } = await signUp(server.url);
+      // Production prints no sign-up link without SMTP: its first account is made as the README says (users:create).
+      const email = uniqueEmail();
+      await createUser(server.db, { email, password: PASSWORD });
+      const client = new Client(server.url);
+      expect((await client.post("/login", { email, password: PASSWORD })).status).toBe(302);
       expect(client.cookie("__Host-atrium_session")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     } finally {
       await server.close();
@@ -177,10 +182,14 @@ describe("paths the console will own that have no page yet", () => {
   });
   afterAll(() => server.close());
 
-  // The public site route receives them (no site can take a console word as its address): a 404, not a 500.
-  it.each(["/shop", "/insights", "/website", "/customers/x"])("GET %s is a 404 page", async (path) => {
-    const res = await fetch(server.url + path);
-    expect(res.status).toBe(404);
-    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
-  });
+  // No site can take a console word as its address: these are the console's, which sends a signed-out visitor
+  // to sign in (a signed-in operator gets the console's own 404: tests/integration/console-shell.test.ts).
+  it.each(["/shop", "/insights", "/website", "/customers/x"])(
+    "GET %s asks a signed-out visitor to sign in",
+    async (path) => {
+      const res = await fetch(server.url + path, { redirect: "manual" });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toMatch(/^\/login\?redirectTo=/);
+    },
+  );
 });
