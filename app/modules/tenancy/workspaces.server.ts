@@ -13,6 +13,15 @@ import type { InviteThrottle } from "~/modules/rate-limit/invite-throttle.server
 import { ASSIGNABLE_ROLES, type Role } from "./roles";
 import { SlugSchema, WorkspaceNameSchema } from "./slug";
 
+/** A workspace's own columns, as every joined read selects them. */
+const WORKSPACE_COLUMNS = [
+  "workspaces.id",
+  "workspaces.slug",
+  "workspaces.name",
+  "workspaces.owner_user_id",
+  "workspaces.created_at",
+] as const;
+
 export type Workspace = Pick<WorkspaceRow, "id" | "slug" | "name" | "owner_user_id" | "created_at">;
 
 const slugTaken = () =>
@@ -40,14 +49,7 @@ export async function findWorkspaceBySlug(
   const row = await db
     .selectFrom("workspaces")
     .innerJoin("users", "users.id", "workspaces.owner_user_id")
-    .select([
-      "workspaces.id",
-      "workspaces.slug",
-      "workspaces.name",
-      "workspaces.owner_user_id",
-      "workspaces.created_at",
-      "users.status as owner_status",
-    ])
+    .select([...WORKSPACE_COLUMNS, "users.status as owner_status"])
     .where("workspaces.slug", "=", slug)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -144,14 +146,7 @@ export function workspaceOf(db: Db, workspaceId: string) {
     async withRoleOf(userId: string): Promise<{ workspace: Workspace; role: Role } | undefined> {
       const row = await members()
         .innerJoin("workspaces", "workspaces.id", "workspace_members.workspace_id")
-        .select([
-          "workspaces.id",
-          "workspaces.slug",
-          "workspaces.name",
-          "workspaces.owner_user_id",
-          "workspaces.created_at",
-          "workspace_members.role",
-        ])
+        .select([...WORKSPACE_COLUMNS, "workspace_members.role"])
         .where("workspace_members.user_id", "=", userId)
         .executeTakeFirst();
       if (!row) return undefined;
