@@ -220,7 +220,9 @@ export default function Settings() {
           <>
             <h3>Invite a member</h3>
             <FormMessage message={add?.message} tone={add?.ok ? "success" : "error"} />
-            <Form method="post">
+            {/* A new form once an invitation is sent, so the field is empty for the next one (with JavaScript the
+                page is not reloaded, and the browser would keep what was typed). */}
+            <Form method="post" key={add?.ok ? add.message : "invite"}>
               <input type="hidden" name="intent" value="invite" />
               <Field
                 label="Email"

@@ -117,6 +117,7 @@ describe("accessibility (axe, WCAG 2 A/AA)", () => {
     await page.locator("#members").getByLabel("Email").fill(invitee);
     await page.getByRole("button", { name: "Send invitation" }).click();
     await page.getByText(`Invitation sent to ${invitee}`).waitFor();
+    expect(await page.locator("#members").getByLabel("Email").inputValue()).toBe("");
     expect(await violations(page)).toEqual([]);
 
     // The newcomer follows the e-mailed link in a browser of their own: signed out, with no account yet.
