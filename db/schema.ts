@@ -11,6 +11,7 @@ import type { ApiKeysTables } from "./schema/api-keys";
 import type { AuditTables } from "./schema/audit";
 import type { AuthTables } from "./schema/auth";
 import type { ContactsTables } from "./schema/contacts";
+import type { FilesTables } from "./schema/files";
 import type { HealthTables } from "./schema/health";
 import type { JobsTables } from "./schema/jobs";
 import type { MailTables } from "./schema/mail";
@@ -34,7 +35,8 @@ export interface Database
     MailTables,
     ContactsTables,
     OAuthTables,
-    HealthTables {}
+    HealthTables,
+    FilesTables {}
 
 // Every owner's types stay importable from "~db/schema", so callers need not know which file holds a table.
 export * from "./schema/accounts";
@@ -42,6 +44,7 @@ export * from "./schema/api-keys";
 export * from "./schema/audit";
 export * from "./schema/auth";
 export * from "./schema/contacts";
+export * from "./schema/files";
 export * from "./schema/health";
 export * from "./schema/jobs";
 export * from "./schema/mail";

@@ -13,6 +13,7 @@ import * as m0011 from "./0011-sops-trigger-limits";
 import * as m0012 from "./0012-health-probe";
 import * as m0013 from "./0013-tenancy-invitations";
 import * as m0014 from "./0014-auth-known-addresses";
+import * as m0015 from "./0015-files";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "0012-health-probe": m0012,
   "0013-tenancy-invitations": m0013,
   "0014-auth-known-addresses": m0014,
+  "0015-files": m0015,
 };
