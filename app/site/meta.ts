@@ -1,0 +1,68 @@
+/**
+ * The head of every public page, in one place: `<title>`, description, canonical address, Open Graph and
+ * Twitter tags, and structured data. Page routes pass what they know (title, description, path, image);
+ * the absolute origin comes from the hosts module through the `$site` layout's data, never from the request.
+ */
+import type { MetaDescriptor } from "@remix-run/node";
+
+export interface SiteMetaImage {
+  /** Absolute, or a path on the site's origin. */
+  url: string;
+  width?: number | null;
+  height?: number | null;
+  alt?: string;
+}
+
+export interface SiteMetaInput {
+  siteName: string;
+  /** The site's public origin, e.g. `https://atrium.example` (no trailing slash). */
+  origin: string;
+  /** The page's path on that origin, e.g. `/harbor-bakery/about`. */
+  path: string;
+  /** The page's own title; the site's name is added after it unless they are the same. */
+  title: string;
+  description: string;
+  image?: SiteMetaImage | null;
+  type?: "website" | "article";
+  noindex?: boolean;
+  /** Structured data objects (schema.org), each rendered as its own `application/ld+json` block. */
+  jsonLd?: readonly object[];
+}
+
+export function absoluteUrl(origin: string, pathOrUrl: string): string {
+  return new URL(pathOrUrl, `${origin}/`).toString();
+}
+
+export function siteMeta(input: SiteMetaInput): MetaDescriptor[] {
+  const title = input.title === input.siteName ? input.title : `${input.title} · ${input.siteName}`;
+  const canonical = absoluteUrl(input.origin, input.path);
+  const tags: MetaDescriptor[] = [
+    { title },
+    { name: "description", content: input.description },
+    { tagName: "link", rel: "canonical", href: canonical },
+    { property: "og:site_name", content: input.siteName },
+    { property: "og:type", content: input.type ?? "website" },
+    { property: "og:title", content: input.title },
+    { property: "og:description", content: input.description },
+    { property: "og:url", content: canonical },
+    { name: "twitter:title", content: input.title },
+    { name: "twitter:description", content: input.description },
+  ];
+  if (input.image) {
+    const url = absoluteUrl(input.origin, input.image.url);
+    tags.push({ property: "og:image", content: url }, { name: "twitter:image", content: url });
+    if (input.image.width) tags.push({ property: "og:image:width", content: String(input.image.width) });
+    if (input.image.height) tags.push({ property: "og:image:height", content: String(input.image.height) });
+    if (input.image.alt)
+      tags.push(
+        { property: "og:image:alt", content: input.image.alt },
+        { name: "twitter:image:alt", content: input.image.alt },
+      );
+    tags.push({ name: "twitter:card", content: "summary_large_image" });
+  } else {
+    tags.push({ name: "twitter:card", content: "summary" });
+  }
+  if (input.noindex) tags.push({ name: "robots", content: "noindex" });
+  for (const data of input.jsonLd ?? []) tags.push({ "script:ld+json": data });
+  return tags;
+}
