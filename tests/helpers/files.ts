@@ -6,7 +6,9 @@ import type { Client } from "./client";
 
 /** A PNG of `width`×`height` in one colour (distinct colours give distinct bytes). */
 export async function png(width = 800, height = 500, rgb: [number, number, number] = [200, 120, 40]) {
-  const buffer = await sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
+  const buffer = await sharp({
+    create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } },
+  })
     .png()
     .toBuffer();
   return new Uint8Array(buffer);
@@ -33,7 +35,7 @@ export function upload(
 ) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  form.set("file", new Blob([bytes], { type }), filename);
+  form.set("file", new Blob([new Uint8Array(bytes)], { type }), filename);
   return client.request(path, {
     method,
     body: form,

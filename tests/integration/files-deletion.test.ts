@@ -48,7 +48,11 @@ describe.each(["disk", "s3"] as const)("deleting an account with files on %s", (
     // A variant exists too: it must go with its original.
     expect((await fetch(`${server.url}/${slug}/media/${mine.sha256}-640.webp`)).status).toBe(200);
     expect(await blobs()).toEqual(
-      expect.arrayContaining([`originals/${mine.sha256}`, `variants/${mine.sha256}-640.webp`, `originals/${ours.sha256}`]),
+      expect.arrayContaining([
+        `originals/${mine.sha256}`,
+        `variants/${mine.sha256}-640.webp`,
+        `originals/${ours.sha256}`,
+      ]),
     );
 
     const deleted = await leaving.client.post("/settings/account", { confirmEmail: leaving.email });

@@ -32,7 +32,9 @@ export async function mediaFile(
   if (!row) return null;
   const item = { contentType: row.content_type, width: row.width };
   const width = widthText === undefined ? undefined : Number(widthText);
-  if (width === undefined ? ext !== extensionOf(item.contentType) : ext !== "webp" || !variantWidths(item).includes(width)) {
+  if (
+    width === undefined ? ext !== extensionOf(item.contentType) : ext !== "webp" || !variantWidths(item).includes(width)
+  ) {
     return null;
   }
   const etag = `"${sha256}${width ? `-${width}` : ""}"`;
@@ -44,7 +46,12 @@ export async function mediaFile(
     "Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",
     "Cross-Origin-Resource-Policy": "cross-origin",
   };
-  if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) {
+  if (
+    request.headers
+      .get("if-none-match")
+      ?.split(/\s*,\s*/)
+      .includes(etag)
+  ) {
     return new Response(null, { status: 304, headers });
   }
   const bytes = width
