@@ -4,7 +4,7 @@
  * workspace's file answering 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, addMember, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
+import { type Client, addMember, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
 import { png, upload } from "../helpers/files";
 import { startServer, type TestServer } from "../helpers/server";
 import { tempDir, type TempDir } from "../helpers/temp";

@@ -5,7 +5,7 @@
  * not reachable through this one's site — and a variant only at a width pages ask for.
  */
 import type { AppServices } from "~/lib/context";
-import { extensionOf, mediaOf, variantWidths } from "./media.server";
+import { extensionOf, variantWidths } from "./media.server";
 import { originalKey } from "./storage.server";
 import { variantBytes } from "./variants.server";
 
