@@ -241,4 +241,4 @@ await sharp(Buffer.from(mark(512, "#fdf6ea", "#8c4a1c")))
   .png()
   .toFile(out("favicon.png"));
 writeFileSync(out("logo.svg"), logoSvg);
-console.log("demo assets written to", here);
+process.stdout.write(`demo assets written to ${here}\n`);
