@@ -127,9 +127,7 @@ export default function MediaLibrary() {
   const percent = Math.min(100, Math.round((usage.usedBytes / usage.quotaBytes) * 100));
   const accept = ACCEPTED_TYPES.join(",");
   const general =
-    result && !(result.fieldErrors && Object.keys(result.fieldErrors).length) && result.intent !== "upload"
-      ? result
-      : null;
+    result && !result.ok && !Object.keys(result.fieldErrors ?? {}).length && result.intent !== "upload" ? result : null;
 
   return (
     <>
@@ -145,7 +143,7 @@ export default function MediaLibrary() {
         <meter min={0} max={usage.quotaBytes} value={usage.usedBytes} aria-label={`Storage used: ${percent}%`} />
       </p>
       {notice ? <FormMessage message={notice} tone="success" /> : null}
-      {general ? <FormMessage message={general.message} tone={general.ok ? "success" : "error"} /> : null}
+      {general ? <FormMessage message={general.message} /> : null}
 
       {selected ? (
         <section className="panel media-detail" aria-labelledby="media-detail">
@@ -257,7 +255,7 @@ export default function MediaLibrary() {
                 }
                 fields={{ intent: "delete", fileId: selected.id }}
               >
-                <button type="submit" className="danger" aria-label={`Delete ${selected.filename}`}>
+                <button type="submit" className="danger" aria-label={`Delete file ${selected.filename}`}>
                   Delete file
                 </button>
               </ConfirmForm>
