@@ -66,6 +66,11 @@ describe.each(["disk", "s3"] as const)("files on %s", (kind) => {
 
   const api = "/api/editor/branding/media";
 
+  it("warns at start only when Postgres keeps files on this machine's disk", () => {
+    const warned = server.logs.some((l) => String(l.msg).startsWith("files are stored on this machine's disk"));
+    expect(warned).toBe(kind === "disk" && server.database.dialect === "postgres");
+  });
+
   it("stores an upload by its content and serves it on the site, immutable", async () => {
     const bytes = await png(1000, 600);
     const res = await upload(owner, api, bytes, "loaf.png", { alt: "A loaf on the counter" });
