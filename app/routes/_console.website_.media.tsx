@@ -109,6 +109,14 @@ const size = (bytes: number) =>
       ? `${Math.max(1, Math.round(bytes / 1024))} KB`
       : `${(bytes / 1_048_576).toFixed(1)} MB`;
 
+/** Logos, icons and banners are shown whole in the grid; photos fill their tile. */
+function containThumb(item: { contentType: string; width: number | null; height: number | null }) {
+  if (item.contentType === "image/svg+xml" || item.contentType === "image/x-icon") return true;
+  if (!item.width || !item.height) return true;
+  const ratio = item.width / item.height;
+  return ratio > 2 || ratio < 0.6;
+}
+
 function FileError({ id, error }: { id: string; error?: string }) {
   return error ? (
     <p className="field-error" id={id} role="alert">
@@ -247,18 +255,25 @@ export default function MediaLibrary() {
                   Replace file
                 </button>
               </Form>
-              <ConfirmForm
-                confirm={
-                  selected.usedIn.length
-                    ? `Delete “${selected.filename}”? It is used on: ${selected.usedIn.map((u) => u.label).join(", ")}. Those places will show no image.`
-                    : `Delete “${selected.filename}”? This cannot be undone.`
-                }
-                fields={{ intent: "delete", fileId: selected.id }}
-              >
-                <button type="submit" className="danger" aria-label={`Delete file ${selected.filename}`}>
-                  Delete file
-                </button>
-              </ConfirmForm>
+              <div className="media-delete">
+                <p className="hint">
+                  {selected.usedIn.length
+                    ? `Deleting removes it from ${selected.usedIn.length === 1 ? "the place" : `the ${selected.usedIn.length} places`} listed under “Used on”.`
+                    : "Deleting cannot be undone."}
+                </p>
+                <ConfirmForm
+                  confirm={
+                    selected.usedIn.length
+                      ? `Delete “${selected.filename}”? It is used on: ${selected.usedIn.map((u) => u.label).join(", ")}. Those places will show no image.`
+                      : `Delete “${selected.filename}”? This cannot be undone.`
+                  }
+                  fields={{ intent: "delete", fileId: selected.id }}
+                >
+                  <button type="submit" className="danger" aria-label={`Delete file ${selected.filename}`}>
+                    Delete file
+                  </button>
+                </ConfirmForm>
+              </div>
             </div>
           ) : null}
         </section>
@@ -321,7 +336,7 @@ export default function MediaLibrary() {
                   to={`/website/media?${page > 1 ? `page=${page}&` : ""}file=${item.id}`}
                   aria-current={selected?.id === item.id ? "true" : undefined}
                 >
-                  <span className="media-thumb">
+                  <span className={`media-thumb${containThumb(item) ? " contain" : ""}`}>
                     <img
                       src={item.thumb}
                       alt=""
