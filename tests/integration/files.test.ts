@@ -92,10 +92,31 @@ describe.each(["disk", "s3"] as const)("files on %s", (kind) => {
     });
     expect(again.status).toBe(304);
 
+    const head = await fetch(`${server.url}${item.url}`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(bytes.byteLength));
+
     // The listing shows it, newest first.
     const list = (await (await owner.get(api)).json()) as { items: Item[]; total: number; usedBytes: number };
     expect(list.items[0]?.id).toBe(item.id);
     expect(list.usedBytes).toBeGreaterThanOrEqual(bytes.byteLength);
+  });
+
+  it("takes the file as the raw body too, named by ?filename=", async () => {
+    const bytes = await png(300, 300, [77, 66, 55]);
+    const res = await owner.request(`${api}?filename=${encodeURIComponent("raw upload.png")}`, {
+      method: "POST",
+      body: bytes,
+      headers: { "content-type": "image/png", origin: new URL(server.url).origin },
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ filename: "raw upload.png", width: 300, sha256: sha(bytes) });
+    const wrongType = await owner.request(api, {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json", origin: new URL(server.url).origin },
+    });
+    expect(wrongType.status).toBe(415);
   });
 
   it("makes a WebP variant once, keeps it, and serves only the widths pages ask for", async () => {
