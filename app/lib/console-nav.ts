@@ -38,6 +38,14 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
     ],
   },
   {
+    label: "Website",
+    entries: [{ label: "Policies", to: "/website/policies", scope: "workspace" }],
+  },
+  {
+    label: "Inbox",
+    entries: [{ label: "Inbox", to: "/inbox", scope: "workspace" }],
+  },
+  {
     label: "Automation",
     entries: [{ label: "SOPs", to: "/settings/sops", scope: "workspace" }],
   },
