@@ -11,10 +11,8 @@ import { invalid, notFound, type FieldIssue } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { markdownToText, renderMarkdown } from "./markdown.server";
-import { POLICY_KINDS, POLICY_LABELS, policyPath, type PolicyKind } from "./policy-kinds";
+import { POLICY_KINDS, POLICY_LABELS, POLICY_MAX_LENGTH, policyPath, type PolicyKind } from "./policy-kinds";
 import { policyTemplate } from "./policy-templates";
-
-export const POLICY_MAX_LENGTH = 50_000;
 
 export const PolicyInput = z.object({
   title: z.string().trim().min(1, "Give the policy a title").max(120, "Use at most 120 characters"),

@@ -6,6 +6,9 @@ import type { PolicyKind } from "~db/schema/sites-policies";
 
 export type { PolicyKind };
 
+/** The longest policy accepted, in characters (a long privacy policy is some 30,000). */
+export const POLICY_MAX_LENGTH = 50_000;
+
 export const POLICY_KINDS: readonly PolicyKind[] = ["privacy", "terms", "refund", "shipping"];
 
 export const POLICY_LABELS: Record<PolicyKind, { title: string; about: string }> = {
