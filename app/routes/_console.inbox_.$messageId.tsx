@@ -10,6 +10,7 @@ import { requireWorkspace } from "~/modules/access/operator.server";
 import { contactMessagesOf } from "~/modules/contacts/messages.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { excerpt, receivedAt } from "~/console/inbox-format";
+import { MissingRecord } from "~/console/missing-record";
 import { ConfirmForm } from "~/ui/confirm-form";
 import { FormMessage } from "~/ui/form";
 import consoleContactCss from "~/styles/console-contact.css?url";
@@ -101,4 +102,8 @@ export default function InboxMessage() {
       </div>
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <MissingRecord what="Message" back={{ to: "/inbox", label: "Back to the inbox" }} />;
 }

@@ -11,6 +11,7 @@ import { policiesOf } from "~/modules/sites/policies.server";
 import { POLICY_LABELS, POLICY_MAX_LENGTH, isPolicyKind, policyPath } from "~/modules/sites/policy-kinds";
 import { policyTemplate } from "~/modules/sites/policy-templates";
 import { roleAtLeast } from "~/modules/tenancy/roles";
+import { MissingRecord } from "~/console/missing-record";
 import { ConfirmForm } from "~/ui/confirm-form";
 import { Field, FormMessage } from "~/ui/form";
 import consoleContactCss from "~/styles/console-contact.css?url";
@@ -198,4 +199,8 @@ export default function PolicyEditor() {
       ) : null}
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <MissingRecord what="Policy" back={{ to: "/website/policies", label: "Back to the policies" }} />;
 }

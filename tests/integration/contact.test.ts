@@ -224,7 +224,11 @@ describe("the inbox", () => {
     const b = await site();
     await visitor().postJson(`/api/v1/contact?site=${a.slug}`, message());
     const [stored] = await storedMessages(a.workspaceId);
-    expect((await b.client.get(`/inbox/${stored!.id}`)).status).toBe(404);
+    const missing = await b.client.get(`/inbox/${stored!.id}`);
+    expect(missing.status).toBe(404);
+    const html = await missing.text();
+    expect(html).toContain("Message not found");
+    expect(html).toContain('aria-label="Console"');
     expect((await b.client.post(`/inbox/${stored!.id}`, { intent: "delete" })).status).toBe(404);
     expect((await b.client.post(`/inbox/${stored!.id}`, { intent: "mark-unread" })).status).toBe(404);
     expect(await (await b.client.get("/inbox")).text()).toContain("No messages yet.");
