@@ -85,7 +85,7 @@ export function ContactForm({ siteSlug, heading, intro, state = NO_STATE }: Cont
             <input {...props} type="email" autoComplete="email" maxLength={254} />
           ))}
         </div>
-        {field("message", "Message", (props) => (
+        {field("message", "Your message", (props) => (
           <textarea {...props} rows={6} maxLength={5000} />
         ))}
         {/* A trap for robots: hidden by the stylesheet, so people never see or fill it. */}
