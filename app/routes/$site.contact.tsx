@@ -51,10 +51,13 @@ interface ProfileContact {
   hours?: { days: string; hours: string }[];
 }
 
+const hasDetails = (profile?: ProfileContact): profile is ProfileContact =>
+  Boolean(profile && (profile.addressLines?.some(Boolean) || profile.phone || profile.email || profile.hours?.length));
+
 function ContactDetails({ profile }: { profile?: ProfileContact }) {
-  const address = profile?.addressLines?.filter(Boolean) ?? [];
-  const hours = profile?.hours ?? [];
-  if (!profile || (!address.length && !profile.phone && !profile.email && !hours.length)) return null;
+  if (!hasDetails(profile)) return null;
+  const address = profile.addressLines?.filter(Boolean) ?? [];
+  const hours = profile.hours ?? [];
   return (
     <aside className="site-contact-details" aria-labelledby="contact-details">
       <h2 id="contact-details">Other ways to reach us</h2>
@@ -119,7 +122,7 @@ export default function ContactPage() {
         <h1>Contact {name}</h1>
         <p>Questions, orders, feedback — write to us and we will answer by e-mail as soon as we can.</p>
       </header>
-      <div className="site-contact-layout">
+      <div className={`site-contact-layout${hasDetails(chrome?.profile) ? " site-contact-layout--with-details" : ""}`}>
         <ContactForm siteSlug={slug} state={state} />
         <ContactDetails profile={chrome?.profile} />
       </div>

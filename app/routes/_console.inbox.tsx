@@ -6,7 +6,8 @@ import { pageCount, pageOf } from "~/lib/pagination.server";
 import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { contactMessagesOf } from "~/modules/contacts/messages.server";
-import { excerpt, receivedAt } from "~/console/inbox-format";
+import { excerpt, receivedAt, receivedShort } from "~/console/inbox-format";
+import { now } from "~/lib/clock.server";
 import { Pager } from "~/ui/pager";
 import consoleContactCss from "~/styles/console-contact.css?url";
 
@@ -32,6 +33,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
       excerpt: excerpt(m.message),
       unread: !m.readAt,
       receivedAt: receivedAt(m.createdAt),
+      receivedShort: receivedShort(m.createdAt, now()),
       createdAt: m.createdAt,
     })),
   };
@@ -72,8 +74,8 @@ export default function Inbox() {
                   <span className="inbox-excerpt">
                     {m.excerpt} <span className="inbox-email">— {m.email}</span>
                   </span>
-                  <time className="inbox-date" dateTime={m.createdAt}>
-                    {m.receivedAt}
+                  <time className="inbox-date" dateTime={m.createdAt} title={m.receivedAt}>
+                    {m.receivedShort}
                   </time>
                 </Link>
               </li>

@@ -51,7 +51,7 @@ describe("writing and publishing a policy", () => {
     expect(html).toContain("<h2>What we keep</h2>");
     expect(html).toContain('<a href="https://example.com/why" rel="noopener noreferrer">answer you</a>');
     expect(html).toContain(`<link rel="canonical" href="${server.url}/${slug}/policies/privacy"/>`);
-    expect(html).toContain('<meta name="description" content="What we keep Your e-mail address, to answer you."/>');
+    expect(html).toContain('<meta name="description" content="Your e-mail address, to answer you."/>');
 
     // Edited: the next request shows the change.
     await save(client, "privacy", { title: "Privacy", markdown: "We keep nothing.", published: "on" });

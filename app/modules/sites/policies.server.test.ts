@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markdownIssue } from "./policies.server";
+import { markdownIssue, policyDescription } from "./policies.server";
 
 describe("markdownIssue", () => {
   it.each([
@@ -31,5 +31,13 @@ describe("markdownIssue", () => {
     "Use `a < b` and 1<2.",
   ])("accepts ordinary text: %j", (markdown) => {
     expect(markdownIssue(markdown)).toBeUndefined();
+  });
+});
+
+describe("policyDescription", () => {
+  it("is the first paragraph that is not a heading, as plain text", () => {
+    expect(policyDescription({ markdown: "## Intro\n\nWe **care** about [you](https://x.example).\n\n## More\n\nText" })).toBe(
+      "We care about you.",
+    );
   });
 });

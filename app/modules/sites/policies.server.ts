@@ -199,8 +199,11 @@ export async function policyLinks(
   return (await policiesOf(db, workspaceId).published()).map((p) => ({ label: p.title, href: policyPath(siteSlug, p.kind) }));
 }
 
-/** A policy's meta description: its opening words. */
-export const policyDescription = (policy: Pick<Policy, "markdown">) => markdownToText(policy.markdown, 160);
+/** A policy's meta description and summary: its first paragraph that is not a heading, as plain text. */
+export function policyDescription(policy: Pick<Policy, "markdown">): string {
+  const paragraph = policy.markdown.split(/\n\s*\n/).find((block) => block.trim() && !/^\s*#/.test(block));
+  return markdownToText(paragraph ?? policy.markdown, 160);
+}
 
 /**
  * The demo's policies (privacy, terms and refund, published), from the same templates the console offers,
