@@ -23,7 +23,12 @@ const sameYear = new Intl.DateTimeFormat("en-GB", {
   minute: "2-digit",
   timeZone: "UTC",
 });
-const otherYear = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+const otherYear = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  timeZone: "UTC",
+});
 
 /** A list's short form, as mail programs show it: "24 Nov, 07:27" this year, "3 Mar 2025" before. */
 export function receivedShort(iso: string, now: Date): string {

@@ -49,7 +49,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
       })
     : [];
 
-const dateFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+const dateFormat = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
 
 export default function PolicyPage() {
   const { slug, policy } = useLoaderData<typeof loader>();

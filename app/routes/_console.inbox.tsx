@@ -52,8 +52,8 @@ export default function Inbox() {
       {messages.length === 0 ? (
         <div className="empty">
           <p>
-            <strong>No messages yet.</strong> When someone writes to you through your site's contact page, their
-            message appears here.
+            <strong>No messages yet.</strong> When someone writes to you through your site's contact page, their message
+            appears here.
           </p>
           <p>
             Share your contact page — <a href={`/${workspace.slug}/contact`}>/{workspace.slug}/contact</a> — or add a

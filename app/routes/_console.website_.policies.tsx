@@ -31,8 +31,8 @@ export default function Policies() {
     <>
       <h1>Policies</h1>
       <p className="page-intro">
-        Published policies appear at <a href={`/${slug}/policies`}>/{slug}/policies</a> and are linked from your
-        site's footer.{" "}
+        Published policies appear at <a href={`/${slug}/policies`}>/{slug}/policies</a> and are linked from your site's
+        footer.{" "}
         {published === 0
           ? "None is published yet: start with a privacy policy — your contact form collects names and e-mail addresses."
           : `${published} of ${policies.length} published.`}

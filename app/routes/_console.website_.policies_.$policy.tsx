@@ -132,8 +132,8 @@ export default function PolicyEditor() {
         <h2 id="policy-form">{written ? "Edit the policy" : "Write the policy"}</h2>
         {!written ? (
           <p className="template-note">
-            We have started you off with a template for a small business. Read it through and change what does not
-            match how you work — it is a starting point, not legal advice.
+            We have started you off with a template for a small business. Read it through and change what does not match
+            how you work — it is a starting point, not legal advice.
           </p>
         ) : null}
         <Form method="post">
@@ -166,7 +166,9 @@ export default function PolicyEditor() {
               <input id="field-published" type="checkbox" name="published" defaultChecked={draft.published} />
               <div>
                 <label htmlFor="field-published">Published</label>
-                <p className="hint">Shown on your site and linked from its footer. Unticked, it is a draft only you see.</p>
+                <p className="hint">
+                  Shown on your site and linked from its footer. Unticked, it is a draft only you see.
+                </p>
               </div>
             </div>
             <div className="form-actions">
@@ -189,7 +191,10 @@ export default function PolicyEditor() {
                 </button>
               </Form>
             ) : null}
-            <ConfirmForm confirm={`Delete the ${policy.title.toLowerCase()}? This cannot be undone.`} fields={{ intent: "delete" }}>
+            <ConfirmForm
+              confirm={`Delete the ${policy.title.toLowerCase()}? This cannot be undone.`}
+              fields={{ intent: "delete" }}
+            >
               <button type="submit" className="danger">
                 Delete policy
               </button>

@@ -52,7 +52,10 @@ export const loader = apiRoute({
       // A browser's form post: answered with the contact page (Post/Redirect/Get), which shows the outcome from
       // the query alone, so it stays the same cacheable page for everyone (nothing the visitor typed in it).
       const back = (answer: { sent: true } | { error: ContactFormError; fields?: string[] }) =>
-        redirect(contactFormAnswer(site.workspace.slug, answer), { status: 303, headers: { "Cache-Control": "no-store" } });
+        redirect(contactFormAnswer(site.workspace.slug, answer), {
+          status: 303,
+          headers: { "Cache-Control": "no-store" },
+        });
       const values = await readForm(request, context);
       const parsed = ContactRequest.safeParse(values);
       if (!parsed.success) {

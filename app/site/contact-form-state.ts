@@ -49,9 +49,6 @@ export function contactFormState(search: URLSearchParams): ContactFormState {
   return {
     sent: search.get("sent") === "1",
     error: error === "invalid" || error === "rate-limited" ? error : undefined,
-    fields:
-      error === "invalid"
-        ? FIELDS.filter((f) => search.getAll("field").includes(f))
-        : [],
+    fields: error === "invalid" ? FIELDS.filter((f) => search.getAll("field").includes(f)) : [],
   };
 }

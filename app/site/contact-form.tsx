@@ -6,12 +6,7 @@
  */
 import { useId } from "react";
 import "~/styles/site-contact.css";
-import {
-  CONTACT_FIELD_ERRORS,
-  CONTACT_HONEYPOT,
-  type ContactField,
-  type ContactFormState,
-} from "./contact-form-state";
+import { CONTACT_FIELD_ERRORS, CONTACT_HONEYPOT, type ContactField, type ContactFormState } from "./contact-form-state";
 
 export interface ContactFormProps {
   siteSlug: string;
@@ -71,8 +66,8 @@ export function ContactForm({ siteSlug, heading, intro, state = NO_STATE }: Cont
       ) : null}
       {state.error === "rate-limited" ? (
         <p className="site-contact-notice site-contact-notice--error" role="alert">
-          Your message was not sent: we have received several messages from your connection in a short time. Please
-          try again in an hour.
+          Your message was not sent: we have received several messages from your connection in a short time. Please try
+          again in an hour.
         </p>
       ) : null}
 

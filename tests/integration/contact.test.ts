@@ -48,13 +48,22 @@ describe("the contact form, posted by a browser", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/${slug}/contact?sent=1#contact-form`);
     const [stored] = await storedMessages(workspaceId);
-    expect(stored).toMatchObject({ name: "Ada Visitor", message: "Do you bake rye on Saturdays?\nThanks!", read_at: null });
+    expect(stored).toMatchObject({
+      name: "Ada Visitor",
+      message: "Do you bake rye on Saturdays?\nThanks!",
+      read_at: null,
+    });
     const event = await server.db
       .selectFrom("contact_events")
       .selectAll()
       .where("id", "=", stored!.id)
       .executeTakeFirstOrThrow();
-    expect(event).toMatchObject({ workspace_id: workspaceId, email: "ada@example.com", type: "message", source: "contact-form" });
+    expect(event).toMatchObject({
+      workspace_id: workspaceId,
+      email: "ada@example.com",
+      type: "message",
+      source: "contact-form",
+    });
 
     const thanks = await visitor().get(`/${slug}/contact?sent=1`);
     expect(thanks.status).toBe(200);
@@ -63,7 +72,10 @@ describe("the contact form, posted by a browser", () => {
 
   it("sends the refused fields back to the contact page, which shows each message next to its field, and stores nothing", async () => {
     const { slug, workspaceId } = await site();
-    const res = await visitor().post(`/api/v1/contact?site=${slug}`, message({ email: "not-an-address", message: " " }));
+    const res = await visitor().post(
+      `/api/v1/contact?site=${slug}`,
+      message({ email: "not-an-address", message: " " }),
+    );
     expect(res.status).toBe(303);
     const location = res.headers.get("location")!;
     expect(location).toBe(`/${slug}/contact?error=invalid&field=email&field=message#contact-form`);
@@ -104,9 +116,13 @@ describe("POST /api/v1/contact as JSON", () => {
   it("answers 201 for the site the header names, whatever the body says", async () => {
     const { slug, workspaceId } = await site();
     const other = await site();
-    const res = await visitor().postJson("/api/v1/contact", { ...message(), site: other.slug, workspaceId: other.workspaceId }, {
-      "x-atrium-site": slug,
-    });
+    const res = await visitor().postJson(
+      "/api/v1/contact",
+      { ...message(), site: other.slug, workspaceId: other.workspaceId },
+      {
+        "x-atrium-site": slug,
+      },
+    );
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ received: true });
     expect(await storedMessages(workspaceId)).toHaveLength(1);
@@ -123,7 +139,11 @@ describe("POST /api/v1/contact as JSON", () => {
 
   it("refuses bad input with the error contract and its issues, and stores nothing", async () => {
     const { slug, workspaceId } = await site();
-    const res = await visitor().postJson(`/api/v1/contact?site=${slug}`, { name: "", email: "x", message: "a".repeat(5001) });
+    const res = await visitor().postJson(`/api/v1/contact?site=${slug}`, {
+      name: "",
+      email: "x",
+      message: "a".repeat(5001),
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: string; statusCode: number; issues: { field: string }[] };
     expect(body).toMatchObject({ error: "Bad Request", statusCode: 400 });
@@ -143,7 +163,9 @@ describe("the per-address limit", () => {
   it(`accepts ${LIMIT} messages an hour from one address to one site, then 429 (JSON) or the page's notice (form)`, async () => {
     const { slug, workspaceId } = await site();
     for (let i = 0; i < LIMIT; i += 1) {
-      expect((await visitor().postJson(`/api/v1/contact?site=${slug}`, message({ message: `m${i}` }))).status).toBe(201);
+      expect((await visitor().postJson(`/api/v1/contact?site=${slug}`, message({ message: `m${i}` }))).status).toBe(
+        201,
+      );
     }
     const refused = await visitor().postJson(`/api/v1/contact?site=${slug}`, message());
     expect(refused.status).toBe(429);
@@ -193,7 +215,8 @@ describe("the inbox", () => {
   it("pages a long inbox", async () => {
     const { client, workspaceId } = await site();
     const messages = contactMessagesOf(server.db, workspaceId);
-    for (let i = 0; i < 30; i += 1) await messages.receive({ name: `Sender ${i}`, email: "a@example.com", message: "hi" });
+    for (let i = 0; i < 30; i += 1)
+      await messages.receive({ name: `Sender ${i}`, email: "a@example.com", message: "hi" });
     const first = await (await client.get("/inbox")).text();
     expect(first).toContain("Page 1 of 2");
     const second = await (await client.get("/inbox?page=2")).text();
@@ -214,9 +237,9 @@ describe("the inbox", () => {
     const deleted = await owner.client.post(`/inbox/${stored!.id}`, { intent: "delete" });
     expect(deleted.status).toBe(302);
     expect(await storedMessages(owner.workspaceId)).toEqual([]);
-    expect(
-      await server.db.selectFrom("contact_events").select("id").where("id", "=", stored!.id).execute(),
-    ).toEqual([]);
+    expect(await server.db.selectFrom("contact_events").select("id").where("id", "=", stored!.id).execute()).toEqual(
+      [],
+    );
   });
 
   it("answers 404 for another workspace's message, which it can neither read nor delete", async () => {

@@ -20,7 +20,11 @@ async function site() {
   const slug = `policies-${process.pid}-${sites}`;
   const { client } = await signUp(server.url);
   await createWorkspace(client, `Harbor ${sites}`, slug);
-  const { id } = await server.db.selectFrom("workspaces").select("id").where("slug", "=", slug).executeTakeFirstOrThrow();
+  const { id } = await server.db
+    .selectFrom("workspaces")
+    .select("id")
+    .where("slug", "=", slug)
+    .executeTakeFirstOrThrow();
   return { client, slug, workspaceId: id, name: `Harbor ${sites}` };
 }
 
@@ -72,7 +76,9 @@ describe("writing and publishing a policy", () => {
 
     await save(client, "refund", { title: "Refunds", markdown: "Within 14 days.", published: "on" });
     expect((await visitor().get(`/${slug}/policies/refund`)).status).toBe(200);
-    expect(await policyLinks(server.db, workspaceId, slug)).toEqual([{ label: "Refunds", href: `/${slug}/policies/refund` }]);
+    expect(await policyLinks(server.db, workspaceId, slug)).toEqual([
+      { label: "Refunds", href: `/${slug}/policies/refund` },
+    ]);
 
     expect((await client.post("/website/policies/refund", { intent: "unpublish" })).status).toBe(200);
     expect((await visitor().get(`/${slug}/policies/refund`)).status).toBe(404);
@@ -114,7 +120,9 @@ describe("roles and workspaces", () => {
     await addMember(server.url, owner.client, viewer, "viewer");
     const page = await (await viewer.client.get("/website/policies/privacy")).text();
     expect(page).toContain("You have viewer access");
-    expect((await save(viewer.client, "privacy", { title: "Privacy", markdown: "Changed.", published: "on" })).status).toBe(403);
+    expect(
+      (await save(viewer.client, "privacy", { title: "Privacy", markdown: "Changed.", published: "on" })).status,
+    ).toBe(403);
     expect((await viewer.client.post("/website/policies/privacy", { intent: "delete" })).status).toBe(403);
     expect(await (await visitor().get(`/${owner.slug}/policies/privacy`)).text()).toContain("Kept.");
   });

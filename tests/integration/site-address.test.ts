@@ -103,7 +103,11 @@ describe("a site's former address", () => {
     const [old, moved] = [unique("gone"), unique("going")];
     const owner = await siteAt(old);
     await rename(owner, moved);
-    const { id } = await server.db.selectFrom("workspaces").select("id").where("slug", "=", moved).executeTakeFirstOrThrow();
+    const { id } = await server.db
+      .selectFrom("workspaces")
+      .select("id")
+      .where("slug", "=", moved)
+      .executeTakeFirstOrThrow();
     await server.db.deleteFrom("workspaces").where("id", "=", id).execute();
     expect((await visitor().get(`/${old}`)).status).toBe(404);
     expect(

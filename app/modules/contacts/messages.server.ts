@@ -126,10 +126,7 @@ export function contactMessagesOf(db: Db, workspaceId: string) {
       const row = await db
         .selectFrom("contact_messages")
         .where("workspace_id", "=", workspaceId)
-        .select((eb) => [
-          eb.fn.countAll<number>().as("total"),
-          eb.fn.count<number>("read_at").as("read"),
-        ])
+        .select((eb) => [eb.fn.countAll<number>().as("total"), eb.fn.count<number>("read_at").as("read")])
         .executeTakeFirstOrThrow();
       return { total: Number(row.total), unread: Number(row.total) - Number(row.read) };
     },

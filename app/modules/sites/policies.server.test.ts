@@ -36,8 +36,8 @@ describe("markdownIssue", () => {
 
 describe("policyDescription", () => {
   it("is the first paragraph that is not a heading, as plain text", () => {
-    expect(policyDescription({ markdown: "## Intro\n\nWe **care** about [you](https://x.example).\n\n## More\n\nText" })).toBe(
-      "We care about you.",
-    );
+    expect(
+      policyDescription({ markdown: "## Intro\n\nWe **care** about [you](https://x.example).\n\n## More\n\nText" }),
+    ).toBe("We care about you.");
   });
 });

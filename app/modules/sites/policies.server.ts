@@ -183,7 +183,11 @@ export function policiesOf(db: Db, workspaceId: string) {
     async remove(actorUserId: string, kind: PolicyKind): Promise<void> {
       if (!(await get(kind))) throw notFound("That policy was not found");
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom("site_policies").where("workspace_id", "=", workspaceId).where("kind", "=", kind).execute();
+        await trx
+          .deleteFrom("site_policies")
+          .where("workspace_id", "=", workspaceId)
+          .where("kind", "=", kind)
+          .execute();
         await recordWorkspaceEvent(trx, workspaceId, { action: "policy.deleted", actorUserId, detail: { kind } });
       });
     },
@@ -196,7 +200,10 @@ export async function policyLinks(
   workspaceId: string,
   siteSlug: string,
 ): Promise<{ label: string; href: string }[]> {
-  return (await policiesOf(db, workspaceId).published()).map((p) => ({ label: p.title, href: policyPath(siteSlug, p.kind) }));
+  return (await policiesOf(db, workspaceId).published()).map((p) => ({
+    label: p.title,
+    href: policyPath(siteSlug, p.kind),
+  }));
 }
 
 /** A policy's meta description and summary: its first paragraph that is not a heading, as plain text. */

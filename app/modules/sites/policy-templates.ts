@@ -8,7 +8,9 @@ export interface TemplateFacts {
   businessName: string;
 }
 
-const privacy = ({ businessName: name }: TemplateFacts) => `${name} respects your privacy. This policy explains what we collect when you visit our website, write to us or buy from us, why we collect it, and what you can ask us to do with it.
+const privacy = ({
+  businessName: name,
+}: TemplateFacts) => `${name} respects your privacy. This policy explains what we collect when you visit our website, write to us or buy from us, why we collect it, and what you can ask us to do with it.
 
 ## What we collect
 
@@ -33,7 +35,9 @@ You can ask us at any time to see the information we hold about you, to correct 
 If we change this policy, we will publish the new version on this page with its date.
 `;
 
-const terms = ({ businessName: name }: TemplateFacts) => `These terms apply when you use the website of ${name} or buy from us. By placing an order or booking you agree to them.
+const terms = ({
+  businessName: name,
+}: TemplateFacts) => `These terms apply when you use the website of ${name} or buy from us. By placing an order or booking you agree to them.
 
 ## Orders
 
