@@ -7,6 +7,7 @@ import { readForm } from "~/lib/forms.server";
 import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
 import { requireSite } from "~/modules/access/customer.server";
+import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { ContactMessageInput, contactMessagesOf } from "~/modules/contacts/messages.server";
 import { CONTACT_HONEYPOT, contactFormAnswer, type ContactFormError } from "~/site/contact-form-state";
 
@@ -41,7 +42,8 @@ export const loader = apiRoute({
         // A robot filled the hidden field: it is told its message went, and nothing is stored or counted.
         if (input[CONTACT_HONEYPOT]) return;
         await contactThrottle.take(site.workspace.id, context.request.ip);
-        await messages.receive(input, { idempotencyKey });
+        await messages.receive(input, { idempotencyKey, notify: { origin: await publicOrigin(request, context) } });
+        context.services.jobRunner.wake();
       };
 
       if (!FORM_TYPE.test(request.headers.get("content-type") ?? "")) {

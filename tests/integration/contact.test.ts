@@ -185,6 +185,47 @@ describe("the per-address limit", () => {
   });
 });
 
+describe("telling the business", () => {
+  it("e-mails the owner and admins, once each, with the message and a link to it in the inbox", async () => {
+    const owner = await site();
+    const admin = await signUp(server.url, uniqueEmail("admin"));
+    await addMember(server.url, owner.client, admin, "admin");
+    const editor = await signUp(server.url, uniqueEmail("editor"));
+    await addMember(server.url, owner.client, editor, "editor");
+    const headers = { "x-atrium-site": owner.slug, "idempotency-key": "notify-once" };
+    await visitor().postJson("/api/v1/contact", message({ name: "Notify Me" }), headers);
+    await visitor().postJson("/api/v1/contact", message({ name: "Notify Me" }), headers);
+    const [stored] = await storedMessages(owner.workspaceId);
+
+    const mails = async () =>
+      server.db
+        .selectFrom("mail_messages")
+        .select(["to_address", "subject", "body"])
+        .where("workspace_id", "=", owner.workspaceId)
+        .where("subject", "=", "New message from Notify Me")
+        .orderBy("to_address")
+        .execute();
+    await expect.poll(async () => (await mails()).length, { timeout: 10_000 }).toBe(2);
+    const sent = await mails();
+    expect(sent.map((m) => m.to_address).sort()).toEqual([admin.email, owner.email].sort());
+    expect(sent[0]!.body).toContain("Do you bake rye on Saturdays?");
+    expect(sent[0]!.body).toContain(`${server.url}/inbox/${stored!.id}`);
+    expect(sent[0]!.body).toContain("Notify Me <ada@example.com>");
+  });
+
+  it("sends nothing for a robot's message", async () => {
+    const owner = await site();
+    await visitor().post(`/api/v1/contact?site=${owner.slug}`, message({ website: "x" }));
+    const jobs = await server.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("workspace_id", "=", owner.workspaceId)
+      .where("kind", "=", "contacts.message-notify")
+      .execute();
+    expect(jobs).toEqual([]);
+  });
+});
+
 describe("the inbox", () => {
   it("shows an empty state that says where messages come from", async () => {
     const { client, slug } = await site();

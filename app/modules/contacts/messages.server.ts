@@ -11,9 +11,21 @@ import { isoNow } from "~/lib/clock.server";
 import { notFound } from "~/lib/errors";
 import type { PageRequest } from "~/lib/pagination.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { enqueueJob } from "~/modules/jobs/jobs.server";
 import { contactEventsOf } from "./contact-events.server";
 
 export const MESSAGE_MAX_LENGTH = 5000;
+
+/** The job that e-mails the business about a new message (app/modules/contacts/notify.server.ts). */
+export const NOTIFY_JOB = "contacts.message-notify";
+/** The first attempt and 5 retries (a mail server that is down for now). */
+export const NOTIFY_ATTEMPTS = 6;
+
+export interface NotifyPayload {
+  messageId: string;
+  /** The public origin the message came in on, for the link to the inbox. */
+  origin: string;
+}
 
 /** What the form and the API accept; the site is never part of it (ADR 005). */
 export const ContactMessageInput = z.object({
@@ -73,7 +85,12 @@ export function contactMessagesOf(db: Db, workspaceId: string) {
      */
     async receive(
       input: ContactMessageInput,
-      options: { idempotencyKey?: string; source?: string } = {},
+      options: {
+        idempotencyKey?: string;
+        source?: string;
+        /** E-mails the owner and admins (a job), with a link to the inbox on this origin. */
+        notify?: { origin: string };
+      } = {},
     ): Promise<{ id: string; duplicate: boolean }> {
       const earlier = async () => {
         if (!options.idempotencyKey) return undefined;
@@ -107,6 +124,10 @@ export function contactMessagesOf(db: Db, workspaceId: string) {
               created_at: isoNow(),
             })
             .execute();
+          if (options.notify && !event.duplicate) {
+            const payload: NotifyPayload = { messageId: event.id, origin: options.notify.origin };
+            await enqueueJob(trx, { kind: NOTIFY_JOB, workspaceId, payload, maxAttempts: NOTIFY_ATTEMPTS });
+          }
           return event;
         });
       } catch (error) {
