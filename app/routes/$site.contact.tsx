@@ -6,6 +6,8 @@ import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { page } from "~/lib/routes.server";
 import { resolveSiteBySlug } from "~/modules/access/site.server";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
+import { policiesOf } from "~/modules/sites/policies.server";
+import { policyPath } from "~/modules/sites/policy-kinds";
 import { ContactForm } from "~/site/contact-form";
 import { contactFormState, contactPagePath } from "~/site/contact-form-state";
 import { siteMeta } from "~/site/meta";
@@ -14,10 +16,12 @@ export const loader = page("public", async ({ request, params, context }: Loader
   const site = await resolveSiteBySlug(context.services.db, params.site);
   // No site: the layout's loader answers (404, 503, or the 301 of a former address).
   if (!site) throw new Response(null, { status: 404, statusText: "Not Found" });
-  const { name, slug } = site.workspace;
+  const { id, name, slug } = site.workspace;
+  const privacy = await policiesOf(context.services.db, id).get("privacy");
   return {
     name,
     slug,
+    privacyHref: privacy?.published ? policyPath(slug, "privacy") : undefined,
     origin: await publicOrigin(request, context),
     state: contactFormState(new URL(request.url).searchParams),
   };
@@ -113,7 +117,7 @@ function ContactDetails({ profile }: { profile?: ProfileContact }) {
 }
 
 export default function ContactPage() {
-  const { name, slug, state } = useLoaderData<typeof loader>();
+  const { name, slug, state, privacyHref } = useLoaderData<typeof loader>();
   // The business profile comes with the layout's data once the branding/profile work is merged (SiteChrome).
   const chrome = useRouteLoaderData("routes/$site") as { profile?: ProfileContact } | undefined;
   return (
@@ -123,7 +127,7 @@ export default function ContactPage() {
         <p>Questions, orders, feedback — write to us and we will answer by e-mail as soon as we can.</p>
       </header>
       <div className={`site-contact-layout${hasDetails(chrome?.profile) ? " site-contact-layout--with-details" : ""}`}>
-        <ContactForm siteSlug={slug} state={state} />
+        <ContactForm siteSlug={slug} state={state} privacyHref={privacyHref} />
         <ContactDetails profile={chrome?.profile} />
       </div>
     </div>

@@ -14,11 +14,13 @@ export interface ContactFormProps {
   intro?: string;
   /** What the last post answered (the contact page passes its query's); absent in a page's block. */
   state?: ContactFormState;
+  /** The site's privacy policy, when it is published: linked beside the button. */
+  privacyHref?: string;
 }
 
 const NO_STATE: ContactFormState = { sent: false, fields: [] };
 
-export function ContactForm({ siteSlug, heading, intro, state = NO_STATE }: ContactFormProps) {
+export function ContactForm({ siteSlug, heading, intro, state = NO_STATE, privacyHref }: ContactFormProps) {
   const id = useId();
   const fieldId = (name: string) => `${id}-${name}`;
   const refused = (field: ContactField) => state.fields.includes(field);
@@ -92,7 +94,15 @@ export function ContactForm({ siteSlug, heading, intro, state = NO_STATE }: Cont
           <button type="submit" className="site-button">
             Send message
           </button>
-          <p className="site-contact-note">We use your name and e-mail address only to answer you.</p>
+          <p className="site-contact-note">
+            We use your name and e-mail address only to answer you.
+            {privacyHref ? (
+              <>
+                {" "}
+                <a href={privacyHref}>Privacy policy</a>
+              </>
+            ) : null}
+          </p>
         </div>
       </form>
     </section>

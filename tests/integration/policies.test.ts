@@ -63,6 +63,10 @@ describe("writing and publishing a policy", () => {
 
     const index = await (await visitor().get(`/${slug}/policies`)).text();
     expect(index).toContain(`href="/${slug}/policies/privacy"`);
+    // The contact form links to it beside its button.
+    expect(await (await visitor().get(`/${slug}/contact`)).text()).toContain(
+      `<a href="/${slug}/policies/privacy">Privacy policy</a>`,
+    );
     const list = await (await client.get("/website/policies")).text();
     expect(list).toMatch(/Privacy<span class="status-tag published">Published/);
   });
