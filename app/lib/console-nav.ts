@@ -39,7 +39,14 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
   },
   {
     label: "Website",
-    entries: [{ label: "Media", to: "/website/media", scope: "workspace" }],
+    entries: [
+      { label: "Media", to: "/website/media", scope: "workspace" },
+      { label: "Policies", to: "/website/policies", scope: "workspace" },
+    ],
+  },
+  {
+    label: "Inbox",
+    entries: [{ label: "Inbox", to: "/inbox", scope: "workspace" }],
   },
   {
     label: "Automation",

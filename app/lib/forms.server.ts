@@ -23,7 +23,7 @@ export type FormValues = Record<string, string>;
 
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 
-async function readForm(request: Request, context: AppLoadContext): Promise<FormValues> {
+export async function readForm(request: Request, context: AppLoadContext): Promise<FormValues> {
   assertGuarded(context);
   const type = request.headers.get("content-type") ?? "";
   if (!FORM_TYPES.test(type)) throw new HttpError(415, "Send the form as a browser does (a form post)");

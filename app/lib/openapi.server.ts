@@ -139,7 +139,7 @@ const SECURITY_SCHEMES: Record<string, Json> = {
 
 /**
  * What each caller type implies: how it authenticates and what its guard can answer. Caller types whose
- * guard does not exist yet (customer, provider, scheduler, internal) imply nothing until it does.
+ * guard does not exist yet (provider, scheduler, internal) imply nothing until it does.
  */
 const CALLERS: Partial<Record<CallerType, { security: Json[]; errors: number[]; rateLimited?: boolean }>> = {
   public: { security: [], errors: [] },
@@ -148,6 +148,8 @@ const CALLERS: Partial<Record<CallerType, { security: Json[]; errors: number[]; 
   // Rate-limited per trigger when the owner's plan limits triggers (ADR 010, "Limits").
   trigger: { security: [{ sopTimestamp: [], sopSignature: [] }], errors: [401, 404, 429], rateLimited: true },
   operator: { security: [{ bearer: [] }, { consoleSession: [] }], errors: [401, 403, 429] },
+  // The site by header or query (no credential yet): unknown site 404, suspended owner 403.
+  customer: { security: [], errors: [403, 404] },
 };
 
 const STATUS_TEXT: Record<number, string> = { 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content" };

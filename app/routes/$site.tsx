@@ -1,4 +1,5 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Link, Outlet, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { resolveSitePage } from "~/modules/access/site.server";
 import type { RouteHandle } from "~/ui/handle";
@@ -10,9 +11,10 @@ export const handle: RouteHandle = { hydrate: false };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteCss }];
 
-export const loader = page("public", async ({ params, context }: LoaderFunctionArgs) => {
+export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   context.request.log.callerType = "public";
   const site = await resolveSitePage(context.services.db, params.site);
+  if (site && "movedTo" in site) throw movedSite(request, site.movedTo);
   if (!site) {
     context.request.log.failure = "missing-data";
     throw new Response(null, { status: 404, statusText: "Not Found" });
@@ -29,6 +31,17 @@ export const loader = page("public", async ({ params, context }: LoaderFunctionA
   }
   return { name: site.workspace.name, slug: site.workspace.slug };
 });
+
+/**
+ * A site's former address (ADR 019): the same path and query under the current address, 301 for its 90 days.
+ * Cached for an hour only, as the address may be changed back.
+ */
+function movedSite(request: Request, movedTo: string): Response {
+  const url = new URL(request.url);
+  const rest = url.pathname.split("/").slice(2).join("/");
+  const to = `/${movedTo}${rest ? `/${rest}` : ""}${url.search}`;
+  return redirect(to, { status: 301, headers: { "Cache-Control": "public, max-age=3600" } });
+}
 
 // Revalidated on every visit until the tagged page cache (DESIGN rule 7) lands with the sites issue. An error
 // answer keeps the Cache-Control it was thrown with.

@@ -107,7 +107,7 @@ export default function Settings() {
               defaultValue={workspace.slug}
               error={ws?.fieldErrors?.slug}
               required
-              hint="Changing it moves your public site; links to the old address stop working."
+              hint="Changing it moves your public site. The old address redirects to the new one for 90 days, and no one else can take it meanwhile."
             />
             <button type="submit">Save</button>
           </fieldset>

@@ -14,6 +14,9 @@ import * as m0012 from "./0012-health-probe";
 import * as m0013 from "./0013-tenancy-invitations";
 import * as m0014 from "./0014-auth-known-addresses";
 import * as m0015 from "./0015-files";
+import * as m0018 from "./0018-sites-policies";
+import * as m0019 from "./0019-contacts-messages";
+import * as m0020 from "./0020-tenancy-previous-slugs";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -42,4 +45,7 @@ export const migrations: Record<string, Migration> = {
   "0013-tenancy-invitations": m0013,
   "0014-auth-known-addresses": m0014,
   "0015-files": m0015,
+  "0018-sites-policies": m0018,
+  "0019-contacts-messages": m0019,
+  "0020-tenancy-previous-slugs": m0020,
 };

@@ -1,6 +1,7 @@
 /**
  * Owned by `app/modules/tenancy` (workspaces, their members and invitations). `workspaces` and
- * `workspace_members` created in 0001-foundation, `workspace_invitations` in 0013-tenancy-invitations.
+ * `workspace_members` created in 0001-foundation, `workspace_invitations` in 0013-tenancy-invitations,
+ * `workspace_previous_slugs` in 0020-tenancy-previous-slugs.
  */
 import type { Selectable } from "kysely";
 
@@ -38,10 +39,19 @@ export interface WorkspaceInvitationsTable {
   created_at: string;
 }
 
+/** A former site address: answers 301 to the workspace's current one, and is reserved, until `expires_at`. */
+export interface WorkspacePreviousSlugsTable {
+  slug: string;
+  workspace_id: string;
+  moved_at: string;
+  expires_at: string;
+}
+
 export interface TenancyTables {
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;
   workspace_invitations: WorkspaceInvitationsTable;
+  workspace_previous_slugs: WorkspacePreviousSlugsTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;

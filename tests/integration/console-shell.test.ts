@@ -20,7 +20,7 @@ describe("console paths not built yet", () => {
   it.each([
     "/shop",
     "/website",
-    "/inbox",
+    "/inbox/x/y",
     "/customers/x",
     "/scheduling/bookings/1",
     "/settings/nope",

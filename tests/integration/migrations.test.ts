@@ -155,6 +155,9 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
       "0013-tenancy-invitations",
       "0014-auth-known-addresses",
       "0015-files",
+      "0018-sites-policies",
+      "0019-contacts-messages",
+      "0020-tenancy-previous-slugs",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
@@ -171,6 +174,9 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0020-tenancy-previous-slugs Success",
+      "Down 0019-contacts-messages Success",
+      "Down 0018-sites-policies Success",
       "Down 0015-files Success",
       "Down 0014-auth-known-addresses Success",
       "Down 0013-tenancy-invitations Success",

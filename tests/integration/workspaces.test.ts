@@ -148,7 +148,10 @@ describe("settings and members", () => {
     const site = await fetch(`${server.url}/members-and-co`);
     expect(site.status).toBe(200);
     expect(await site.text()).toContain("Members &amp; Co");
-    expect((await fetch(`${server.url}/members-co`)).status).toBe(404);
+    // The old address follows for 90 days (ADR 019; tests/integration/site-address.test.ts).
+    const moved = await fetch(`${server.url}/members-co`, { redirect: "manual" });
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("location")).toBe("/members-and-co");
   });
 
   it("refuses a reserved slug in settings too", async () => {

@@ -7,10 +7,13 @@
  * A site whose owner is suspended is refused here, not flagged for each caller to remember: the resolvers
  * throw the spec's 403 (`Forbidden` / `Insufficient permissions`), saying nothing more about the account
  * (ADR 003). Only the `$site` page asks, by name, for the neutral 503 page instead (`resolveSitePage`).
+ *
+ * A site's former address (its workspace changed slug within 90 days, ADR 019) is not a site here: the API
+ * resolvers answer null for it, and the `$site` layout redirects it (`resolveSitePage`'s `movedTo`).
  */
 import type { Db } from "~db/client";
 import { forbidden } from "~/lib/errors";
-import { findWorkspaceBySlug, type Workspace } from "~/modules/tenancy/workspaces.server";
+import { findWorkspaceBySlug, movedSiteSlug, type Workspace } from "~/modules/tenancy/workspaces.server";
 import { SLUG_PATTERN } from "~/modules/tenancy/slug";
 
 export type SiteSource = "path" | "header" | "query";
@@ -46,16 +49,25 @@ export async function resolveSiteBySlug(
   return { workspace, via };
 }
 
+/** What `resolveSitePage` answers for a former address of a site (within its 90 days): where it is now. */
+export interface MovedSite {
+  movedTo: string;
+}
+
 /**
  * For the `$site` layout only: a suspended owner's site is `{ unavailable: true }`, which its loader answers
- * with the neutral 503 page a visitor, who has no credential to fix, should see.
+ * with the neutral 503 page a visitor, who has no credential to fix, should see; a site's former address is
+ * `{ movedTo }`, which the loader answers with a 301 to the same path under the current address.
  */
 export async function resolveSitePage(
   db: Db,
   slug: string | undefined,
-): Promise<ResolvedSite | UnavailableSite | null> {
+): Promise<ResolvedSite | UnavailableSite | MovedSite | null> {
   const found = await lookUp(db, slug);
-  if (!found) return null;
+  if (!found) {
+    const movedTo = slug && SLUG_PATTERN.test(slug) ? await movedSiteSlug(db, slug) : undefined;
+    return movedTo ? { movedTo } : null;
+  }
   const { ownerActive, ...workspace } = found;
   return ownerActive ? { workspace, via: "path" } : { unavailable: true };
 }

@@ -1,5 +1,6 @@
 import { defineModule } from "~/lib/module";
 import { createApiRateLimit, type ApiRateLimit } from "./api-rate-limit.server";
+import { createContactThrottle, type ContactThrottle } from "./contact-throttle.server";
 import { createInviteThrottle, type InviteThrottle } from "./invite-throttle.server";
 
 declare module "~/lib/context" {
@@ -8,13 +9,16 @@ declare module "~/lib/context" {
     apiRateLimit: ApiRateLimit;
     /** Invitations per inviter, workspace and recipient; new workspaces per user. */
     inviteThrottle: InviteThrottle;
+    /** Contact-form messages per client address and site. */
+    contactThrottle: ContactThrottle;
   }
 }
 
 export const rateLimitModule = defineModule({
   name: "rate-limit",
-  services: ({ db }, database) => ({
+  services: ({ db, env }, database) => ({
     apiRateLimit: createApiRateLimit(db),
     inviteThrottle: createInviteThrottle(database),
+    contactThrottle: createContactThrottle(database, env.CONTACT_MESSAGES_PER_ADDRESS_PER_HOUR),
   }),
 });

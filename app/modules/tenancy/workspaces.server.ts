@@ -4,7 +4,7 @@
  */
 import { isUniqueViolation, type Db } from "~db/client";
 import type { WorkspaceRow } from "~db/schema";
-import { isoNow } from "~/lib/clock.server";
+import { addDays, isoNow, now } from "~/lib/clock.server";
 import { conflict, forbidden, invalid, notFound, validate } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
@@ -26,6 +26,43 @@ export type Workspace = Pick<WorkspaceRow, "id" | "slug" | "name" | "owner_user_
 
 const slugTaken = () =>
   conflict("This site address is taken", [{ field: "slug", message: "This site address is already taken" }]);
+
+/**
+ * How long a former site address keeps answering 301 to the new one (and stays reserved for its workspace):
+ * long enough for search engines and printed links to follow, short enough that a freed name comes back.
+ */
+export const PREVIOUS_SLUG_DAYS = 90;
+
+/**
+ * Refuses `slug` while it is another workspace's former address (within its 90 days), and forgets it once
+ * expired. Inside the writer's transaction, after its write, so a refusal undoes the write.
+ */
+async function claimSlug(trx: Db, workspaceId: string, slug: string): Promise<void> {
+  const held = await trx
+    .selectFrom("workspace_previous_slugs")
+    .select(["workspace_id", "expires_at"])
+    .where("slug", "=", slug)
+    .executeTakeFirst();
+  if (!held) return;
+  if (held.workspace_id !== workspaceId && held.expires_at > isoNow()) throw slugTaken();
+  // Expired, or this workspace taking its own former address back: it is a current address again.
+  await trx.deleteFrom("workspace_previous_slugs").where("slug", "=", slug).execute();
+}
+
+/**
+ * The workspace's current address for `slug` while `slug` is one of its former addresses (within its 90
+ * days); undefined otherwise. Several moves in a row all lead to the current address.
+ */
+export async function movedSiteSlug(db: Db, slug: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("workspace_previous_slugs as p")
+    .innerJoin("workspaces as w", "w.id", "p.workspace_id")
+    .select("w.slug")
+    .where("p.slug", "=", slug)
+    .where("p.expires_at", ">", isoNow())
+    .executeTakeFirst();
+  return row?.slug;
+}
 
 /** The workspaces an operator belongs to, with their role, for the picker. */
 export function workspacesOfUser(db: Db, userId: string) {
@@ -93,6 +130,7 @@ export async function createWorkspace(
         }
       }
       await trx.insertInto("workspaces").values(workspace).execute();
+      await claimSlug(trx, workspace.id, slug);
       await trx
         .insertInto("workspace_members")
         .values({ workspace_id: workspace.id, user_id: ownerUserId, role: "owner", created_at: now })
@@ -162,15 +200,35 @@ export function workspaceOf(db: Db, workspaceId: string) {
       const slug = validate(SlugSchema, input.slug, "slug");
       try {
         await db.transaction().execute(async (trx) => {
+          const before = await trx
+            .selectFrom("workspaces")
+            .select("slug")
+            .where("id", "=", workspaceId)
+            .executeTakeFirstOrThrow();
           await trx
             .updateTable("workspaces")
             .set({ name, slug, updated_at: isoNow() })
             .where("id", "=", workspaceId)
             .execute();
+          if (before.slug !== slug) {
+            await claimSlug(trx, workspaceId, slug);
+            // The old address answers 301 to the new one, and no one else may take it, for 90 days.
+            const at = now();
+            await trx.deleteFrom("workspace_previous_slugs").where("slug", "=", before.slug).execute();
+            await trx
+              .insertInto("workspace_previous_slugs")
+              .values({
+                slug: before.slug,
+                workspace_id: workspaceId,
+                moved_at: at.toISOString(),
+                expires_at: addDays(at, PREVIOUS_SLUG_DAYS).toISOString(),
+              })
+              .execute();
+          }
           await recordWorkspaceEvent(trx, workspaceId, {
             action: "workspace.updated",
             actorUserId,
-            detail: { name, slug },
+            detail: before.slug === slug ? { name, slug } : { name, slug, previousSlug: before.slug },
           });
         });
       } catch (error) {

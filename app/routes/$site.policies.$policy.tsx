@@ -1,0 +1,87 @@
+// /{site}/policies/{privacy|terms|refund|shipping} — one published policy; a draft or an unknown kind is a 404.
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useParams } from "@remix-run/react";
+import { page } from "~/lib/routes.server";
+import { resolveSiteBySlug } from "~/modules/access/site.server";
+import { publicOrigin } from "~/modules/hosts/hosts.server";
+import { policiesOf, policyDescription } from "~/modules/sites/policies.server";
+import { isPolicyKind, policyPath } from "~/modules/sites/policy-kinds";
+import { siteMeta } from "~/site/meta";
+import siteContactCss from "~/styles/site-contact.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteContactCss }];
+
+const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
+
+export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
+  const site = await resolveSiteBySlug(context.services.db, params.site);
+  if (!site || !isPolicyKind(params.policy)) throw notFound();
+  const { id, name, slug } = site.workspace;
+  const policy = await policiesOf(context.services.db, id).get(params.policy);
+  if (!policy?.published) {
+    context.request.log.failure = "missing-data";
+    throw notFound();
+  }
+  return {
+    name,
+    slug,
+    origin: await publicOrigin(request, context),
+    policy: {
+      kind: policy.kind,
+      title: policy.title,
+      // Rendered from Markdown and sanitised when it was saved (app/modules/sites/markdown.server.ts).
+      html: policy.html,
+      description: policyDescription(policy),
+      updatedAt: policy.updatedAt,
+    },
+  };
+});
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? siteMeta({
+        siteName: data.name,
+        origin: data.origin,
+        path: policyPath(data.slug, data.policy.kind),
+        title: data.policy.title,
+        description: data.policy.description,
+        type: "article",
+      })
+    : [];
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
+export default function PolicyPage() {
+  const { slug, policy } = useLoaderData<typeof loader>();
+  return (
+    <article className="site-container site-policy">
+      <h1>{policy.title}</h1>
+      <p className="site-policy-updated">
+        Last updated <time dateTime={policy.updatedAt}>{dateFormat.format(new Date(policy.updatedAt))}</time>
+      </p>
+      <div className="site-policy-body" dangerouslySetInnerHTML={{ __html: policy.html }} />
+      <p className="site-policy-back">
+        <Link to={`/${slug}/policies`}>All policies</Link>
+      </p>
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  const { site } = useParams();
+  return (
+    <div className="site-container site-notfound">
+      <title>Policy not found</title>
+      <h1>Policy not found</h1>
+      <p>This policy is not published. It may have been withdrawn, or the link may have a typo.</p>
+      <p>
+        <Link to={`/${site ?? ""}/policies`}>See the published policies</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+// /{site}/policies — the site's published policies (privacy, terms, refund, shipping), each linking to its page.
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { page } from "~/lib/routes.server";
+import { resolveSiteBySlug } from "~/modules/access/site.server";
+import { publicOrigin } from "~/modules/hosts/hosts.server";
+import { policiesOf, policyDescription } from "~/modules/sites/policies.server";
+import { policyPath } from "~/modules/sites/policy-kinds";
+import { siteMeta } from "~/site/meta";
+import siteContactCss from "~/styles/site-contact.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteContactCss }];
+
+export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
+  const site = await resolveSiteBySlug(context.services.db, params.site);
+  if (!site) throw new Response(null, { status: 404, statusText: "Not Found" });
+  const { id, name, slug } = site.workspace;
+  const policies = await policiesOf(context.services.db, id).published();
+  return {
+    name,
+    slug,
+    origin: await publicOrigin(request, context),
+    policies: policies.map((p) => ({ kind: p.kind, title: p.title, summary: policyDescription(p) })),
+  };
+});
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? siteMeta({
+        siteName: data.name,
+        origin: data.origin,
+        path: `/${data.slug}/policies`,
+        title: "Policies",
+        description: `How ${data.name} handles your data, orders, refunds and deliveries.`,
+      })
+    : [];
+
+export default function Policies() {
+  const { name, slug, policies } = useLoaderData<typeof loader>();
+  return (
+    <div className="site-container">
+      <h1>Policies</h1>
+      {policies.length === 0 ? (
+        <p>{name} has not published any policies yet. If you have a question, please get in touch.</p>
+      ) : (
+        <>
+          <p>How {name} looks after your information, your orders and your money.</p>
+          <ul className="site-policies">
+            {policies.map((p) => (
+              <li key={p.kind}>
+                <Link to={policyPath(slug, p.kind)}>
+                  <strong>{p.title}</strong>
+                  <span>{p.summary}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
