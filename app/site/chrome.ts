@@ -54,6 +54,8 @@ export interface SiteChrome {
   footerLinks: ChromeLink[];
   /** Policy links; filled at merge from the policies module's `policyLinks`. */
   policies: ChromeLink[];
+  /** For "© year name", in the site's time zone. */
+  year: number;
   /** schema.org objects (WebSite, LocalBusiness) the layout renders as JSON-LD. */
   jsonLd: object[];
 }

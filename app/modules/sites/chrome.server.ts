@@ -11,6 +11,7 @@ import {
   addressLines,
   localBusinessJsonLd,
   profileOf,
+  todayIn,
   upcomingExceptions,
   weeklyHoursLines,
 } from "./profile.server";
@@ -65,6 +66,7 @@ export async function loadSiteChrome(
     navigation: [],
     footerLinks: [],
     policies: [],
+    year: Number(todayIn(profile.timeZone).slice(0, 4)),
     jsonLd: [
       { "@context": "https://schema.org", "@type": "WebSite", "@id": `${url}#website`, name, url },
       localBusinessJsonLd(profile, {
