@@ -377,8 +377,10 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   // reads this answer instead of a reset.
   app.use((req: Request, res: Response, next: NextFunction) => {
     const declared = Number(req.headers["content-length"] ?? 0);
-    if (declared <= http.maxBodyBytes) return next();
-    refuse(req, res, 413, `The request body exceeds the limit of ${http.maxBodyBytes} bytes`);
+    const limit =
+      (req.method === "POST" || req.method === "PUT" ? http.uploadBodyLimit(req.path) : undefined) ?? http.maxBodyBytes;
+    if (declared <= limit) return next();
+    refuse(req, res, 413, `The request body exceeds the limit of ${limit} bytes`);
   });
 
   // Remix refuses a page form post whose Origin names another host, but as a 500: answer it (and the

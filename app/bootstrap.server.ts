@@ -17,6 +17,7 @@ import { stdoutLogDestination } from "~/lib/log-destination.server";
 import { writeHealth } from "~/lib/write-health.server";
 import { errorBody } from "~/lib/http.server";
 import { createProcessLogger, type ProcessLogger } from "~/lib/logger.server";
+import { uploadBodyLimit } from "~/modules/files/upload.server";
 import { MODULES } from "~/modules/manifest.server";
 import { version } from "../package.json";
 
@@ -99,6 +100,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
         production: env.production,
         shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
         maxBodyBytes: env.MAX_BODY_BYTES,
+        uploadBodyLimit: (path) => uploadBodyLimit(path, env),
         baseUrl: env.PUBLIC_URL,
       },
       servesHost: (host) => services.hosts.serves(host),

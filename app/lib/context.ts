@@ -79,6 +79,8 @@ export interface AppRuntime {
     production: boolean;
     shutdownTimeoutMs: number;
     maxBodyBytes: number;
+    /** A larger body limit for the paths that take file uploads (the files module's), else undefined. */
+    uploadBodyLimit(path: string): number | undefined;
     /** The configured public origin (PUBLIC_URL); when it is https, so is this deployment in production. */
     baseUrl: string | undefined;
   };

@@ -87,6 +87,16 @@ export const EnvSchema = z.object({
     .optional(),
   OAUTH_TOKEN_REQUESTS_PER_MINUTE: int(60, 1),
   OAUTH_AUTHORIZE_REQUESTS_PER_MINUTE: int(60, 1),
+  FILES_DIR: z.string().default("./data/files"),
+  FILES_MAX_BYTES: int(5_242_880, 1024),
+  FILES_QUOTA_MB: int(500, 1),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ENDPOINT: z.string().url("must be a URL such as https://s3.example.com").optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: flag(false),
+  S3_PREFIX: z.string().default(""),
 });
 
 export type Env = z.output<typeof EnvSchema> & { production: boolean; cookieSecure: boolean };

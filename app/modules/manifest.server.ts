@@ -5,6 +5,7 @@
  */
 import type { AtriumModule } from "~/lib/module";
 import { authModule } from "./auth/module.server";
+import { filesModule } from "./files/module.server";
 import { hostsModule } from "./hosts/module.server";
 import { jobsModule } from "./jobs/module.server";
 import { mailModule } from "./mail/module.server";
@@ -23,6 +24,7 @@ export const MODULES: readonly AtriumModule[] = [
   authModule,
   oauthModule,
   sopsModule,
+  filesModule,
   // Last: it starts once every module's handlers exist, and stops first, so no job is still running on a
   // service another module has already stopped.
   jobsModule,

@@ -11,6 +11,7 @@ import { newId } from "~/lib/ids.server";
 import { hashPassword } from "~/modules/auth/password.server";
 import type { AppServices } from "~/lib/context";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
+import { queueBlobSweepForOwner } from "~/modules/files/files.server";
 import { rateLimitsOf, type RateLimits } from "~/modules/plans/tiers";
 import { CANCELLED_BY_SUSPENSION, runsOf } from "~/modules/sops/sop-runs.server";
 import {
@@ -160,6 +161,8 @@ export async function setStatus(db: Db, email: string, status: UserStatus): Prom
 export async function deleteUser(db: Db, userId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
+    // Their files' bytes go after the rows, by a job that spares blobs another workspace shares.
+    await queueBlobSweepForOwner(trx, userId);
     // Explicit before the user row, so the order of cascades never depends on the dialect.
     await trx.deleteFrom("workspaces").where("owner_user_id", "=", userId).execute();
     await trx.deleteFrom("users").where("id", "=", userId).execute();

@@ -1,0 +1,154 @@
+/**
+ * What an upload is, decided from its bytes and never from its name or the browser's Content-Type: the
+ * magic numbers (file-type) for raster images and icons, a parse for SVG. Only images pages can show are
+ * accepted. What is kept is made safe first: an SVG goes through DOMPurify (loaded with jsdom on the first
+ * SVG, so a server that never sees one never loads a DOM), and a photo's EXIF block (camera serial, GPS
+ * position) is dropped by re-encoding it with its orientation applied.
+ */
+import { invalid } from "~/lib/errors";
+
+export const ACCEPTED_TYPES = [
+  "image/jpeg",
+  "image/png",
+  "image/webp",
+  "image/gif",
+  "image/avif",
+  "image/svg+xml",
+  "image/x-icon",
+] as const;
+
+/** For the file input's `accept` and for messages: what an operator may upload. */
+export const ACCEPTED_LABEL = "JPEG, PNG, WebP, GIF, AVIF, SVG or ICO";
+
+export interface InspectedFile {
+  bytes: Uint8Array;
+  contentType: string;
+  width: number | null;
+  height: number | null;
+}
+
+const refuse = (message: string) => invalid(message, [{ field: "file", message }]);
+
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(bytes % 1_048_576 ? 1 : 0)} MB`;
+
+/** The raster types sharp can read (and so measure, strip and resize). */
+const RASTER = new Set(["image/jpeg", "image/png", "image/webp", "image/gif", "image/avif"]);
+
+export async function inspectUpload(bytes: Uint8Array, maxBytes: number): Promise<InspectedFile> {
+  if (bytes.byteLength === 0) throw refuse("Choose a file to upload: this one is empty");
+  if (bytes.byteLength > maxBytes) {
+    throw refuse(`This file is ${megabytes(bytes.byteLength)}; files may be at most ${megabytes(maxBytes)}`);
+  }
+  const { fileTypeFromBuffer } = await import("file-type");
+  const sniffed = await fileTypeFromBuffer(bytes);
+  let contentType = sniffed?.mime as string | undefined;
+  if (contentType === "application/xml" || contentType === undefined) {
+    if (looksLikeSvg(bytes)) return inspectSvg(bytes);
+  }
+  if (contentType === "image/vnd.microsoft.icon") contentType = "image/x-icon";
+  if (contentType === "image/x-icon") return { bytes, contentType, ...icoSize(bytes) };
+  if (!contentType || !RASTER.has(contentType)) {
+    throw refuse(
+      `This file is not an image we can show (${sniffed ? sniffed.ext.toUpperCase() : "unknown type"}). Upload ${ACCEPTED_LABEL}`,
+    );
+  }
+  return inspectRaster(bytes, contentType);
+}
+
+async function inspectRaster(bytes: Uint8Array, contentType: string): Promise<InspectedFile> {
+  const sharp = (await import("sharp")).default;
+  let metadata;
+  try {
+    metadata = await sharp(bytes, { animated: contentType === "image/gif" }).metadata();
+  } catch {
+    throw refuse("This image is damaged or incomplete and cannot be read. Export it again and retry");
+  }
+  if (!metadata.width || !metadata.height) throw refuse("This image has no size and cannot be shown");
+  const orientation = metadata.orientation ?? 1;
+  // A few megapixels is every page's need; a decompression bomb is refused before it is resized.
+  if (metadata.width * (metadata.pageHeight ?? metadata.height) > 50_000_000) {
+    throw refuse("This image is larger than 50 megapixels: scale it down and upload it again");
+  }
+  const sideways = orientation >= 5;
+  const width = sideways ? metadata.height : metadata.width;
+  const height = sideways ? metadata.width : (metadata.pageHeight ?? metadata.height);
+  if (!metadata.exif && !metadata.xmp && !metadata.iptc) return { bytes, contentType, width, height };
+  // Re-encode with the orientation applied and no metadata (sharp drops EXIF, XMP and IPTC unless asked to
+  // keep them); the colour profile stays so colours do not shift. The bytes change, so the hash is of these.
+  const image = sharp(bytes, { animated: contentType === "image/gif" })
+    .rotate()
+    .keepIccProfile();
+  const stripped =
+    contentType === "image/jpeg"
+      ? await image.jpeg({ quality: 90, mozjpeg: true }).toBuffer()
+      : contentType === "image/png"
+        ? await image.png().toBuffer()
+        : contentType === "image/webp"
+          ? await image.webp({ quality: 90 }).toBuffer()
+          : contentType === "image/avif"
+            ? await image.avif({ quality: 70 }).toBuffer()
+            : await image.gif().toBuffer();
+  return { bytes: new Uint8Array(stripped), contentType, width, height };
+}
+
+function looksLikeSvg(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 4096))
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
+  return /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head);
+}
+
+type Purifier = { sanitize(source: string, config: Record<string, unknown>): string };
+let purifier: Promise<Purifier> | undefined;
+
+/** DOMPurify over a jsdom window, made once on the first SVG. */
+function svgPurifier(): Promise<Purifier> {
+  return (purifier ??= Promise.all([import("dompurify"), import("jsdom")]).then(([dompurify, jsdom]) => {
+    const { window } = new jsdom.JSDOM("");
+    return dompurify.default(window as unknown as Parameters<typeof dompurify.default>[0]) as unknown as Purifier;
+  }));
+}
+
+/**
+ * An SVG is a document that can carry script, event handlers, links to `javascript:` and external
+ * resources. It is kept only as DOMPurify's SVG profile leaves it (no script, no foreignObject, no handlers,
+ * no external references); a file that loses markup that way is refused rather than silently changed, so
+ * the operator knows what they uploaded is not what would be shown.
+ */
+async function inspectSvg(bytes: Uint8Array): Promise<InspectedFile> {
+  const source = Buffer.from(bytes).toString("utf8");
+  if (/<!ENTITY/i.test(source)) throw refuse("This SVG declares XML entities, which are not allowed");
+  const hostile =
+    /<script|\son[a-z]+\s*=|javascript:|<foreignObject|<iframe|<embed|<object|@import|(xlink:)?href\s*=\s*["']?(?!["']?#)|url\(\s*["']?(?!["']?#)/i;
+  if (hostile.test(source)) {
+    throw refuse(
+      "This SVG contains script, links or external references, which are not allowed. Export it as plain SVG or PNG",
+    );
+  }
+  // Belt and braces: what passed the check above is still rewritten by DOMPurify's SVG profile.
+  const purify = await svgPurifier();
+  const clean = purify.sanitize(source, {
+    USE_PROFILES: { svg: true, svgFilters: true },
+    FORBID_TAGS: ["foreignObject", "script"],
+  });
+  if (!/<svg[\s>]/i.test(clean)) throw refuse("This SVG could not be read. Export it again and retry");
+  const cleaned = new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?>\n${clean}`);
+  return { bytes: cleaned, contentType: "image/svg+xml", ...svgSize(clean) };
+}
+
+function svgSize(svg: string): { width: number | null; height: number | null } {
+  const tag = /<svg\b[^>]*>/i.exec(svg)?.[0] ?? "";
+  const attr = (name: string) => new RegExp(`\\s${name}\\s*=\\s*["']\\s*([\\d.]+)(px)?\\s*["']`, "i").exec(tag)?.[1];
+  const width = attr("width");
+  const height = attr("height");
+  if (width && height) return { width: Math.round(Number(width)), height: Math.round(Number(height)) };
+  const box = /\sviewBox\s*=\s*["']\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*["']/i.exec(tag);
+  if (box) return { width: Math.round(Number(box[1])), height: Math.round(Number(box[2])) };
+  return { width: null, height: null };
+}
+
+/** An ICO's first image's size (0 in the directory entry means 256). */
+function icoSize(bytes: Uint8Array): { width: number | null; height: number | null } {
+  if (bytes.byteLength < 8) return { width: null, height: null };
+  return { width: bytes[6] || 256, height: bytes[7] || 256 };
+}
