@@ -169,9 +169,17 @@ export function contrastChecks(colors: BrandColors): ContrastCheck[] {
   ];
 }
 
-const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif", "image/avif", "image/svg+xml"]);
-const ICON_TYPES = new Set([...IMAGE_TYPES, "image/x-icon", "image/vnd.microsoft.icon"]);
-const SOCIAL_TYPES = new Set(["image/png", "image/jpeg", "image/webp"]);
+export const LOGO_TYPES: ReadonlySet<string> = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/webp",
+  "image/gif",
+  "image/avif",
+  "image/svg+xml",
+]);
+export const FAVICON_TYPES: ReadonlySet<string> = new Set([...LOGO_TYPES, "image/x-icon", "image/vnd.microsoft.icon"]);
+/** What social networks show as a link's preview image. */
+export const SOCIAL_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp"]);
 
 function toBranding(row: SiteBrandingTable | undefined): Branding {
   if (!row) return DEFAULT_BRANDING;
@@ -210,18 +218,18 @@ export function brandingOf(db: Db, workspaceId: string) {
       [input.logoId, input.faviconId, input.socialImageId].filter((v): v is string => !!v),
     );
     const issues: FieldIssue[] = [];
-    const need = (field: string, id: string | null, types: Set<string>, what: string) => {
+    const need = (field: string, id: string | null, types: ReadonlySet<string>, what: string) => {
       if (!id) return;
       const item = media.get(id);
       if (!item) issues.push({ field, message: "That file is not in this workspace's media library" });
       else if (!types.has(item.contentType)) issues.push({ field, message: what });
     };
-    need("logoId", input.logoId, IMAGE_TYPES, "A logo must be an image (PNG, JPEG, WebP, GIF, AVIF or SVG)");
-    need("faviconId", input.faviconId, ICON_TYPES, "A favicon must be an image or an .ico file");
+    need("logoId", input.logoId, LOGO_TYPES, "A logo must be an image (PNG, JPEG, WebP, GIF, AVIF or SVG)");
+    need("faviconId", input.faviconId, FAVICON_TYPES, "A favicon must be an image or an .ico file");
     need(
       "socialImageId",
       input.socialImageId,
-      SOCIAL_TYPES,
+      SOCIAL_IMAGE_TYPES,
       "Social networks show PNG, JPEG or WebP images only; choose one of those",
     );
     return issues;
