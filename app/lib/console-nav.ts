@@ -38,6 +38,13 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
     ],
   },
   {
+    label: "Website",
+    entries: [
+      { label: "Branding", to: "/website/branding", scope: "workspace", role: "admin" },
+      { label: "Business profile", to: "/website/profile", scope: "workspace", role: "admin" },
+    ],
+  },
+  {
     label: "Automation",
     entries: [{ label: "SOPs", to: "/settings/sops", scope: "workspace" }],
   },

@@ -269,6 +269,47 @@ export function profileOf(db: Db, workspaceId: string) {
       });
       return toProfile(await row().executeTakeFirst());
     },
+
+    /** Adds (or replaces, on the same date) one exception, keeping the rest of the profile. */
+    async addException(actorUserId: string | null, input: unknown): Promise<BusinessProfile> {
+      const parsed = HoursExceptionSchema.safeParse(input);
+      if (!parsed.success) {
+        throw invalid(
+          "Check the exception's fields",
+          parsed.error.issues.map((i) => ({
+            field: ["exception", ...i.path.map(String)].join("."),
+            message: i.message,
+          })),
+        );
+      }
+      const current = await this.get();
+      const exceptions = [...current.exceptions.filter((e) => e.date !== parsed.data.date), parsed.data];
+      if (exceptions.length > MAX_EXCEPTIONS) {
+        const message = `Keep at most ${MAX_EXCEPTIONS} exceptions; remove past ones first`;
+        throw invalid(message, [{ field: "exception.date", message }]);
+      }
+      return this.save(actorUserId, { ...profileInputOf(current), exceptions });
+    },
+
+    async removeException(actorUserId: string | null, date: string): Promise<BusinessProfile> {
+      const current = await this.get();
+      const exceptions = current.exceptions.filter((e) => e.date !== date);
+      return this.save(actorUserId, { ...profileInputOf(current), exceptions });
+    },
+  };
+}
+
+/** A saved profile as `ProfileInput`, to save it again with a change. */
+export function profileInputOf(profile: BusinessProfile): ProfileInput {
+  return {
+    tagline: profile.tagline,
+    timeZone: profile.timeZone,
+    currency: profile.currency,
+    address: profile.address,
+    phone: profile.phone,
+    email: profile.email,
+    hours: profile.hours,
+    exceptions: profile.exceptions,
   };
 }
 

@@ -47,3 +47,12 @@ export function themeHash(css: string): string {
 export function themeHref(siteSlug: string, branding: Branding): string {
   return `/${siteSlug}/theme.css?v=${themeHash(themeCss(branding))}`;
 }
+
+/**
+ * The console's live preview: the same variables, scoped to `.brand-preview`, from colours and fonts that may
+ * not be saved yet (read from a query string; anything invalid falls back to the saved value's default).
+ * A stylesheet rather than inline styles because the console's CSP refuses those too.
+ */
+export function previewCss(branding: Branding): string {
+  return themeCss(branding).replace(":root {", ".brand-preview {");
+}
