@@ -7,6 +7,7 @@
 import type { Db } from "~db/client";
 import { createUser, findCredentials } from "~/modules/accounts/users.server";
 import { verifyPassword } from "~/modules/auth/password.server";
+import { seedDemoBrand } from "~/modules/sites/demo-brand.server";
 import { createWorkspace, findWorkspaceBySlug } from "~/modules/tenancy/workspaces.server";
 
 export const DEMO_OPERATOR = { email: "demo@atrium.test", password: "atrium-demo-password" } as const;
@@ -24,7 +25,9 @@ export async function isEmpty(db: Db): Promise<boolean> {
 export async function seedDemo(db: Db): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
   const user = await createUser(db, { ...DEMO_OPERATOR, tier: "pro" });
-  await createWorkspace(db, user.id, DEMO_WORKSPACE);
+  const workspace = await createWorkspace(db, user.id, DEMO_WORKSPACE);
+  // The lead's composition passes the files module's demo media (seedDemoMedia) here.
+  await seedDemoBrand(db, workspace.id);
   return true;
 }
 
