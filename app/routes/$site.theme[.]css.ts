@@ -25,7 +25,6 @@ export const loader = page("public", async ({ request, params, context }: Loader
     "Content-Type": "text/css; charset=utf-8",
     "Cache-Control": current ? "public, max-age=31536000, immutable" : "public, max-age=0, must-revalidate",
     ETag: etag,
-    "X-Content-Type-Options": "nosniff",
   };
   if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   return new Response(css, { headers });

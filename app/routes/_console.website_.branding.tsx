@@ -12,14 +12,14 @@ import { requireWorkspace } from "~/modules/access/operator.server";
 import { filesOf } from "~/modules/files/files.server";
 import { mediaSrc } from "~/modules/files/media.server";
 import { brandImportOf, type BrandImportState } from "~/modules/sites/brand-import.server";
+import { brandingOf } from "~/modules/sites/branding.server";
 import {
-  brandingOf,
   CORNER_STYLES,
   FAVICON_TYPES,
   LOGO_TYPES,
   SOCIAL_IMAGE_TYPES,
   type CornerStyle,
-} from "~/modules/sites/branding.server";
+} from "~/modules/sites/branding-options";
 import { formatRatio, normalizeHex } from "~/modules/sites/contrast";
 import { FONT_KEYS, FONTS, type FontKey } from "~/modules/sites/fonts";
 import { contrastChecks, type BrandColors } from "~/modules/sites/palette";

@@ -10,14 +10,12 @@ import { requireWorkspace } from "~/modules/access/operator.server";
 import {
   countryList,
   currencyList,
-  DAY_NAMES,
-  DAYS,
   profileOf,
   timeZoneList,
   todayIn,
-  type Day,
   type Interval,
 } from "~/modules/sites/profile.server";
+import { DAY_NAMES, DAYS, type Day } from "~/modules/sites/hours";
 import { ConfirmForm } from "~/ui/confirm-form";
 import { Field, FormMessage } from "~/ui/form";
 import profileStyles from "~/styles/profile-form.css?url";

@@ -23,9 +23,15 @@ import { contrastChecks, MIN_TEXT_CONTRAST, type BrandColors } from "./palette";
 
 export { contrastChecks, MIN_TEXT_CONTRAST, paletteOf, type BrandColors, type ContrastCheck, type Palette } from "./palette";
 import { FONT_KEYS, FONTS, type FontKey } from "./fonts";
+import {
+  CORNER_STYLES,
+  FAVICON_TYPES,
+  LOGO_TYPES,
+  SOCIAL_IMAGE_TYPES,
+  type CornerStyle,
+} from "./branding-options";
 
-export const CORNER_STYLES = ["square", "soft", "round"] as const;
-export type CornerStyle = (typeof CORNER_STYLES)[number];
+export { CORNER_STYLES, FAVICON_TYPES, LOGO_TYPES, SOCIAL_IMAGE_TYPES, type CornerStyle } from "./branding-options";
 
 export interface Branding {
   logoId: string | null;
@@ -85,18 +91,6 @@ export const BrandingInput = z.object({
   corners: z.enum(CORNER_STYLES, { message: "Choose square, soft or round corners" }),
 });
 export type BrandingInput = z.input<typeof BrandingInput>;
-
-export const LOGO_TYPES: ReadonlySet<string> = new Set([
-  "image/png",
-  "image/jpeg",
-  "image/webp",
-  "image/gif",
-  "image/avif",
-  "image/svg+xml",
-]);
-export const FAVICON_TYPES: ReadonlySet<string> = new Set([...LOGO_TYPES, "image/x-icon", "image/vnd.microsoft.icon"]);
-/** What social networks show as a link's preview image. */
-export const SOCIAL_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp"]);
 
 function toBranding(row: SiteBrandingTable | undefined): Branding {
   if (!row) return DEFAULT_BRANDING;

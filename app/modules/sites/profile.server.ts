@@ -13,27 +13,9 @@ import type { SiteProfilesTable } from "~db/schema";
 import { isoNow, now } from "~/lib/clock.server";
 import { invalid } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { DAY_NAMES, DAYS, type Day } from "./hours";
 
-export const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
-export type Day = (typeof DAYS)[number];
-export const DAY_NAMES: Record<Day, string> = {
-  mon: "Monday",
-  tue: "Tuesday",
-  wed: "Wednesday",
-  thu: "Thursday",
-  fri: "Friday",
-  sat: "Saturday",
-  sun: "Sunday",
-};
-const SCHEMA_DAYS: Record<Day, string> = {
-  mon: "Monday",
-  tue: "Tuesday",
-  wed: "Wednesday",
-  thu: "Thursday",
-  fri: "Friday",
-  sat: "Saturday",
-  sun: "Sunday",
-};
+export { DAY_NAMES, DAYS, type Day } from "./hours";
 
 export interface Interval {
   open: string;
@@ -417,7 +399,7 @@ export function localBusinessJsonLd(
   const specs = DAYS.flatMap((day) =>
     profile.hours[day].map((i) => ({
       "@type": "OpeningHoursSpecification",
-      dayOfWeek: `https://schema.org/${SCHEMA_DAYS[day]}`,
+      dayOfWeek: `https://schema.org/${DAY_NAMES[day]}`,
       opens: i.open,
       closes: i.close,
     })),
