@@ -49,7 +49,12 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) =
       title: data.name,
       description: data.profile.tagline || `${data.name}: opening hours, address and how to get in touch.`,
       image: data.socialImage
-        ? { url: data.socialImage.src, width: data.socialImage.width, height: data.socialImage.height, alt: data.socialImage.alt }
+        ? {
+            url: data.socialImage.src,
+            width: data.socialImage.width,
+            height: data.socialImage.height,
+            alt: data.socialImage.alt,
+          }
         : null,
     }),
     ...chromeMeta(matches),

@@ -297,7 +297,15 @@ function ColorField({
   );
 }
 
-function Preview({ draft, site, images }: { draft: Draft; site: { name: string }; images: { id: string; src: string }[] }) {
+function Preview({
+  draft,
+  site,
+  images,
+}: {
+  draft: Draft;
+  site: { name: string };
+  images: { id: string; src: string }[];
+}) {
   const logo = images.find((i) => i.id === draft.logoId);
   return (
     <div className="brand-preview" aria-label="Preview of your site" role="img">
@@ -316,8 +324,8 @@ function Preview({ draft, site, images }: { draft: Draft; site: { name: string }
         <p className="bp-kicker">Open today</p>
         <p className="bp-heading">Made by hand, every morning</p>
         <p className="bp-text">
-          This is how your pages read: body text on your background, with <span className="bp-link">a link</span>{" "}
-          in your brand colour.
+          This is how your pages read: body text on your background, with <span className="bp-link">a link</span> in
+          your brand colour.
         </p>
         <span className="bp-actions">
           <span className="bp-button">Order ahead</span>
@@ -386,7 +394,11 @@ export default function Branding() {
 
       <ImportPanel
         state={result?.importState ?? importState}
-        error={result?.intent === "import" ? (result.fieldErrors?.url ?? (result.ok ? undefined : result.message)) : undefined}
+        error={
+          result?.intent === "import"
+            ? (result.fieldErrors?.url ?? (result.ok ? undefined : result.message))
+            : undefined
+        }
       />
 
       {result && result.intent !== "import" ? (
@@ -400,8 +412,8 @@ export default function Branding() {
               <h2 id="images-heading">Logo and icons</h2>
               {images.length === 0 ? (
                 <p className="empty">
-                  Your media library is empty. <Link to="/website/media">Upload your logo and images</Link> there
-                  first, or import them from your current website above.
+                  Your media library is empty. <Link to="/website/media">Upload your logo and images</Link> there first,
+                  or import them from your current website above.
                 </p>
               ) : null}
               <ImagePicker
@@ -431,9 +443,7 @@ export default function Branding() {
                 error={errors?.socialImageId}
                 onChange={(v) => set({ socialImageId: v })}
               />
-              {moreImages ? (
-                <p className="hint">Only your {images.length} most recent files are listed here.</p>
-              ) : null}
+              {moreImages ? <p className="hint">Only your {images.length} most recent files are listed here.</p> : null}
               <p className="hint">
                 <Link to="/website/media">Manage your media library</Link>
               </p>

@@ -10,7 +10,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
   const { workspace } = await requireWorkspace(request, context, "viewer");
   const saved = await brandingOf(context.services.db, workspace.id).get();
   const q = new URL(request.url).searchParams;
-  const pick = <T,>(value: T | undefined, fallback: T): T => value ?? fallback;
+  const pick = <T>(value: T | undefined, fallback: T): T => value ?? fallback;
   const colors = {
     brand: pick(q.get("brand") ?? undefined, saved.colors.brand),
     accent: pick(q.get("accent") ?? undefined, saved.colors.accent),

@@ -78,7 +78,11 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
         case "save": {
           const current = await profiles.get();
           await profiles.save(session.user.id, profileFromForm(values, current.exceptions));
-          return { ok: true, intent: "save", message: "Business profile saved. Your site shows it from the next visit." };
+          return {
+            ok: true,
+            intent: "save",
+            message: "Business profile saved. Your site shows it from the next visit.",
+          };
         }
         case "add-exception": {
           const closed = values.closed === "on";
@@ -394,11 +398,21 @@ export default function BusinessProfile() {
               error={exceptionError("date")}
               required
             />
-            <Field label="Note" name="note" defaultValue={exceptionValues?.note ?? ""} error={exceptionError("note")} hint="e.g. Christmas Day" />
+            <Field
+              label="Note"
+              name="note"
+              defaultValue={exceptionValues?.note ?? ""}
+              error={exceptionError("note")}
+              hint="e.g. Christmas Day"
+            />
           </div>
           <div className="field">
             <label className="choice">
-              <input type="checkbox" name="closed" defaultChecked={exceptionValues ? exceptionValues.closed === "on" : true} />{" "}
+              <input
+                type="checkbox"
+                name="closed"
+                defaultChecked={exceptionValues ? exceptionValues.closed === "on" : true}
+              />{" "}
               Closed all day
             </label>
           </div>

@@ -79,14 +79,22 @@ describe("the branding page", () => {
     expect(await previewLink.getAttribute("href")).toContain("brand=%231d4ed8");
     // The preview is drawn in the draft's colour.
     await expect
-      .poll(() => page.locator(".bp-button").first().evaluate((el) => getComputedStyle(el).backgroundColor))
+      .poll(() =>
+        page
+          .locator(".bp-button")
+          .first()
+          .evaluate((el) => getComputedStyle(el).backgroundColor),
+      )
       .toBe("rgb(29, 78, 216)");
 
     // A text colour too close to the background is flagged at once, and refused when saved.
     await page.getByLabel("Text", { exact: true }).fill("#dddddd");
     await page.getByTestId("contrast-list").getByText("Too low").waitFor();
     await page.getByRole("button", { name: "Save branding" }).click();
-    await page.locator("#color-text-error").getByText(/needs at least 4\.5:1/).waitFor();
+    await page
+      .locator("#color-text-error")
+      .getByText(/needs at least 4\.5:1/)
+      .waitFor();
 
     await page.getByLabel("Text", { exact: true }).fill("#14213d");
     await page.getByLabel("Heading font").selectOption("playfair-display");
@@ -96,21 +104,27 @@ describe("the branding page", () => {
     expect(await violations(page)).toEqual([]);
   });
 
-  it.each(["wide", "narrow"] as const)("has no serious axe violations (%s), with a finished import shown", async (width) => {
-    await page.setViewportSize(WIDTHS[width]);
-    await page.goto(`${suite.server.url}/website/branding`);
-    expect(await violations(page)).toEqual([]);
-    await page.goto(`${suite.server.url}/website/profile`);
-    expect(await violations(page)).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(WIDTHS[width].width);
-  });
+  it.each(["wide", "narrow"] as const)(
+    "has no serious axe violations (%s), with a finished import shown",
+    async (width) => {
+      await page.setViewportSize(WIDTHS[width]);
+      await page.goto(`${suite.server.url}/website/branding`);
+      expect(await violations(page)).toEqual([]);
+      await page.goto(`${suite.server.url}/website/profile`);
+      expect(await violations(page)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(WIDTHS[width].width);
+    },
+  );
 
   it("shows a refused import address next to its field", async () => {
     await page.setViewportSize(WIDTHS.wide);
     await page.goto(`${suite.server.url}/website/branding`);
     await page.getByLabel("Website address").fill("ftp://files.example.com");
     await page.getByRole("button", { name: "Import my brand" }).click();
-    await page.locator("#import-url-error").getByText(/Only http: and https:/).waitFor();
+    await page
+      .locator("#import-url-error")
+      .getByText(/Only http: and https:/)
+      .waitFor();
     expect(await violations(page)).toEqual([]);
   });
 });

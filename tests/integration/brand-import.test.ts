@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, createWorkspace, signUp } from "../helpers/client";
+import { type Client, createWorkspace, signUp } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
 let site: Server;
@@ -64,7 +64,13 @@ interface ImportState {
   progress: number;
   step: string | null;
   error: string | null;
-  found: { logoId: string | null; faviconId: string | null; socialImageId: string | null; themeColor: string | null; skipped: string[] } | null;
+  found: {
+    logoId: string | null;
+    faviconId: string | null;
+    socialImageId: string | null;
+    themeColor: string | null;
+    skipped: string[];
+  } | null;
 }
 
 async function waitForImport(client: Client): Promise<ImportState> {

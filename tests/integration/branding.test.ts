@@ -33,7 +33,12 @@ async function png(width: number, height: number, color: string): Promise<Buffer
     .toBuffer();
 }
 
-async function upload(client: Client, bytes: Buffer, filename: string, type = "image/png"): Promise<{ id: string; url: string }> {
+async function upload(
+  client: Client,
+  bytes: Buffer,
+  filename: string,
+  type = "image/png",
+): Promise<{ id: string; url: string }> {
   const res = await client.request(`/api/editor/branding/media?filename=${encodeURIComponent(filename)}`, {
     method: "POST",
     body: new Uint8Array(bytes),
@@ -181,7 +186,10 @@ describe("saving the branding", () => {
       corners: "soft",
     });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { contrast: { label: string; passes: boolean; note?: string }[]; themeHref: string };
+    const body = (await res.json()) as {
+      contrast: { label: string; passes: boolean; note?: string }[];
+      themeHref: string;
+    };
     const links = body.contrast.find((c) => c.label.startsWith("Links"))!;
     expect(links.passes).toBe(true);
     expect(links.note).toMatch(/links use the darker #/);
@@ -198,7 +206,11 @@ describe("saving the branding", () => {
       corners: "soft",
     });
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { error: string; statusCode: number; issues: { field: string; message: string }[] };
+    const body = (await res.json()) as {
+      error: string;
+      statusCode: number;
+      issues: { field: string; message: string }[];
+    };
     expect(body.statusCode).toBe(400);
     expect(body.issues.map((i) => i.field).sort()).toEqual(["colors.brand", "headingFont"]);
     expect(body.issues.find((i) => i.field === "colors.brand")!.message).toMatch(/hex colour/);
@@ -208,7 +220,14 @@ describe("saving the branding", () => {
     const other = (await signUp(server.url)).client;
     await createWorkspace(other, "Other Shop", "other-shop-brand");
     const theirs = await upload(other, await png(100, 100, "#000000"), "theirs.png");
-    const ico = await upload(owner, await sharp({ create: { width: 32, height: 32, channels: 3, background: "#fff" } }).gif().toBuffer(), "anim.gif", "image/gif");
+    const ico = await upload(
+      owner,
+      await sharp({ create: { width: 32, height: 32, channels: 3, background: "#fff" } })
+        .gif()
+        .toBuffer(),
+      "anim.gif",
+      "image/gif",
+    );
     const res = await owner.post("/website/branding", { ...BRANDING_FORM, logoId: theirs.id, socialImageId: ico.id });
     expect(res.status).toBe(400);
     const html = await res.text();
@@ -227,7 +246,9 @@ describe("saving the branding", () => {
       expect((await member.client.get("/api/editor/branding/profile")).status).toBe(200);
       expect((await put(member.client, "/api/editor/branding", {})).status).toBe(403);
       expect((await put(member.client, "/api/editor/branding/profile", {})).status).toBe(403);
-      expect((await member.client.postJson("/api/editor/branding/import", { url: "https://example.com" })).status).toBe(403);
+      expect((await member.client.postJson("/api/editor/branding/import", { url: "https://example.com" })).status).toBe(
+        403,
+      );
       expect((await member.client.get("/website/branding")).status).toBe(403);
       expect((await member.client.post("/website/branding", BRANDING_FORM)).status).toBe(403);
       expect((await member.client.get("/website/profile")).status).toBe(403);
@@ -371,6 +392,9 @@ describe("the business profile", () => {
       hours: { sun: [{ open: "10:00", close: "14:00" }] },
     });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ currency: "USD", hours: { sun: [{ open: "10:00", close: "14:00" }], mon: [] } });
+    expect(await ok.json()).toMatchObject({
+      currency: "USD",
+      hours: { sun: [{ open: "10:00", close: "14:00" }], mon: [] },
+    });
   });
 });

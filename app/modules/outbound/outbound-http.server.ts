@@ -367,8 +367,7 @@ function sendOnce(
       const chunks: Buffer[] = [];
       let size = 0;
       let complete = false;
-      const deliver = () =>
-        finish(() => resolve({ status, headers: res.headers, body: Buffer.concat(chunks) }));
+      const deliver = () => finish(() => resolve({ status, headers: res.headers, body: Buffer.concat(chunks) }));
       res.on("data", (chunk: Buffer) => {
         if (settled) return;
         size += chunk.length;

@@ -25,12 +25,7 @@ import { filesOf } from "~/modules/files/files.server";
 import type { MediaItem } from "~/modules/files/media.server";
 import { sha256Of } from "~/modules/files/storage.server";
 import { enqueueJob, JobInterrupted, RetryableError, type Job, type JobControl } from "~/modules/jobs/jobs.server";
-import {
-  checkUrl,
-  OutboundError,
-  outboundRequest,
-  type OutboundPolicy,
-} from "~/modules/outbound/outbound-http.server";
+import { checkUrl, OutboundError, outboundRequest, type OutboundPolicy } from "~/modules/outbound/outbound-http.server";
 import { inspectUpload } from "~/modules/files/inspect.server";
 import { brandingOf, DEFAULT_BRANDING, FAVICON_TYPES, LOGO_TYPES, SOCIAL_IMAGE_TYPES } from "./branding.server";
 import { normalizeHex } from "./contrast";
@@ -241,7 +236,11 @@ export function findBrand(html: string, pageUrl: string): BrandCandidates {
 
   const icons = $("link[rel]")
     .toArray()
-    .map((el) => ({ rel: ($(el).attr("rel") ?? "").toLowerCase().split(/\s+/), href: $(el).attr("href"), sizes: $(el).attr("sizes") }))
+    .map((el) => ({
+      rel: ($(el).attr("rel") ?? "").toLowerCase().split(/\s+/),
+      href: $(el).attr("href"),
+      sizes: $(el).attr("sizes"),
+    }))
     .filter((l) => l.href);
   const favicons = icons
     .filter((l) => l.rel.includes("icon"))

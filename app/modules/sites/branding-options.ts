@@ -14,4 +14,3 @@ export const LOGO_TYPES: ReadonlySet<string> = new Set([
 export const FAVICON_TYPES: ReadonlySet<string> = new Set([...LOGO_TYPES, "image/x-icon", "image/vnd.microsoft.icon"]);
 /** What social networks show as a link's preview image. */
 export const SOCIAL_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp"]);
-

@@ -21,15 +21,16 @@ import { mediaOf, type MediaItem } from "~/modules/files/media.server";
 import { contrastRatio, normalizeHex, type Hex } from "./contrast";
 import { contrastChecks, MIN_TEXT_CONTRAST, type BrandColors } from "./palette";
 
-export { contrastChecks, MIN_TEXT_CONTRAST, paletteOf, type BrandColors, type ContrastCheck, type Palette } from "./palette";
+export {
+  contrastChecks,
+  MIN_TEXT_CONTRAST,
+  paletteOf,
+  type BrandColors,
+  type ContrastCheck,
+  type Palette,
+} from "./palette";
 import { FONT_KEYS, FONTS, type FontKey } from "./fonts";
-import {
-  CORNER_STYLES,
-  FAVICON_TYPES,
-  LOGO_TYPES,
-  SOCIAL_IMAGE_TYPES,
-  type CornerStyle,
-} from "./branding-options";
+import { CORNER_STYLES, FAVICON_TYPES, LOGO_TYPES, SOCIAL_IMAGE_TYPES, type CornerStyle } from "./branding-options";
 
 export { CORNER_STYLES, FAVICON_TYPES, LOGO_TYPES, SOCIAL_IMAGE_TYPES, type CornerStyle } from "./branding-options";
 
@@ -57,14 +58,12 @@ export const DEFAULT_BRANDING: Branding = {
 };
 
 const color = (label: string) =>
-  z
-    .string({ message: `Choose a ${label}` })
-    .transform((value, ctx) => {
-      const hex = normalizeHex(value);
-      if (hex) return hex;
-      ctx.addIssue({ code: "custom", message: `Give the ${label} as a hex colour such as #1f4d3f` });
-      return z.NEVER;
-    });
+  z.string({ message: `Choose a ${label}` }).transform((value, ctx) => {
+    const hex = normalizeHex(value);
+    if (hex) return hex;
+    ctx.addIssue({ code: "custom", message: `Give the ${label} as a hex colour such as #1f4d3f` });
+    return z.NEVER;
+  });
 const fileId = z
   .string()
   .trim()

@@ -22,7 +22,10 @@ export function rgbOf(hex: string): [number, number, number] {
 }
 
 export function hexOf([r, g, b]: readonly number[]): Hex {
-  const part = (v: number) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, "0");
+  const part = (v: number) =>
+    Math.max(0, Math.min(255, Math.round(v)))
+      .toString(16)
+      .padStart(2, "0");
   return `#${part(r!)}${part(g!)}${part(b!)}`;
 }
 

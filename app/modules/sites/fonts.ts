@@ -38,7 +38,7 @@ export interface SiteFont {
 }
 
 export const FONTS = {
-  "inter": {
+  inter: {
     label: "Inter",
     family: "Inter Variable",
     kind: "sans",
@@ -59,7 +59,7 @@ export const FONTS = {
     description: "Plain-spoken, slightly wide",
     files: { latin: work_sans_latin, latinExt: work_sans_latinExt, italic: work_sans_italic },
   },
-  "fraunces": {
+  fraunces: {
     label: "Fraunces",
     family: "Fraunces Variable",
     kind: "serif",

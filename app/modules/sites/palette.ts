@@ -90,4 +90,3 @@ export function contrastChecks(colors: BrandColors): ContrastCheck[] {
         ),
   ];
 }
-

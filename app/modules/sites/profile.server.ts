@@ -154,7 +154,10 @@ export const ProfileInput = z.object({
     .string()
     .trim()
     .max(254)
-    .refine((v) => v === "" || z.string().email().safeParse(v).success, "Give an e-mail address such as hello@example.com")
+    .refine(
+      (v) => v === "" || z.string().email().safeParse(v).success,
+      "Give an e-mail address such as hello@example.com",
+    )
     .default(""),
   hours: z.object({
     mon: DayHours.default([]),
