@@ -122,6 +122,24 @@ describe("the theme stylesheet", () => {
   });
 });
 
+describe("a path no page serves", () => {
+  it("is a 404 inside the site's own frame, and an unknown site stays the neutral page", async () => {
+    const res = await fetch(`${server.url}/${SLUG}/no/such/page`);
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain("<h1>Page not found</h1>");
+    expect(html).toContain('class="site-header"');
+    expect(html).toContain(`href="/${SLUG}">Go to the home page</a>`);
+    themeHrefOf(html);
+
+    const unknown = await fetch(`${server.url}/no-such-site-at-all/page`);
+    expect(unknown.status).toBe(404);
+    const text = await unknown.text();
+    expect(text).toContain("Site not found");
+    expect(text).not.toContain('class="site-header"');
+  });
+});
+
 describe("saving the branding", () => {
   it("shows at the next public request: new colours, fonts, logo and favicon", async () => {
     const before = themeHrefOf(await (await fetch(`${server.url}/${SLUG}`)).text());
