@@ -25,6 +25,7 @@ export const loader = apiRoute({
       pages: z.number().int(),
       usedBytes: z.number().int(),
       quotaBytes: z.number().int(),
+      maxFileBytes: z.number().int(),
     }),
     handle: async ({ request, context }) => {
       const { workspace } = await requireWorkspace(request, context, "viewer", "api");

@@ -155,11 +155,11 @@ export function filesOf(services: FilesServices, workspaceId: string) {
     },
 
     /** Bytes this workspace's files take, against its quota. */
-    async usage(): Promise<{ usedBytes: number; quotaBytes: number }> {
+    async usage(): Promise<{ usedBytes: number; quotaBytes: number; maxFileBytes: number }> {
       const row = await rows()
         .select(sql<string | number | null>`sum(byte_size)`.as("used"))
         .executeTakeFirst();
-      return { usedBytes: Number(row?.used ?? 0), quotaBytes };
+      return { usedBytes: Number(row?.used ?? 0), quotaBytes, maxFileBytes: env.FILES_MAX_BYTES };
     },
 
     async upload({ bytes, filename, actorUserId = null, ip = null }: UploadInput): Promise<MediaItem> {

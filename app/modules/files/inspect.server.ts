@@ -6,19 +6,9 @@
  * position) is dropped by re-encoding it with its orientation applied.
  */
 import { invalid } from "~/lib/errors";
+import { ACCEPTED_LABEL } from "./accepted";
 
-export const ACCEPTED_TYPES = [
-  "image/jpeg",
-  "image/png",
-  "image/webp",
-  "image/gif",
-  "image/avif",
-  "image/svg+xml",
-  "image/x-icon",
-] as const;
-
-/** For the file input's `accept` and for messages: what an operator may upload. */
-export const ACCEPTED_LABEL = "JPEG, PNG, WebP, GIF, AVIF, SVG or ICO";
+export { ACCEPTED_LABEL, ACCEPTED_TYPES } from "./accepted";
 
 export interface InspectedFile {
   bytes: Uint8Array;
@@ -29,7 +19,12 @@ export interface InspectedFile {
 
 const refuse = (message: string) => invalid(message, [{ field: "file", message }]);
 
-const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(bytes % 1_048_576 ? 1 : 0)} MB`;
+/** 300 KB, 4.8 MB, 5 MB: precise enough to compare a file with the limit. */
+export function sizeLabel(bytes: number): string {
+  if (bytes < 1_048_576) return `${Math.ceil(bytes / 1024)} KB`;
+  const mb = bytes / 1_048_576;
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
 
 /** The raster types sharp can read (and so measure, strip and resize). */
 const RASTER = new Set(["image/jpeg", "image/png", "image/webp", "image/gif", "image/avif"]);
@@ -37,7 +32,7 @@ const RASTER = new Set(["image/jpeg", "image/png", "image/webp", "image/gif", "i
 export async function inspectUpload(bytes: Uint8Array, maxBytes: number): Promise<InspectedFile> {
   if (bytes.byteLength === 0) throw refuse("Choose a file to upload: this one is empty");
   if (bytes.byteLength > maxBytes) {
-    throw refuse(`This file is ${megabytes(bytes.byteLength)}; files may be at most ${megabytes(maxBytes)}`);
+    throw refuse(`This file is ${sizeLabel(bytes.byteLength)}; files may be at most ${sizeLabel(maxBytes)}`);
   }
   const { fileTypeFromBuffer } = await import("file-type");
   const sniffed = await fileTypeFromBuffer(bytes);

@@ -5,11 +5,13 @@
  * still reaches the files service, which refuses it with a message beside the field that says the limit;
  * only a body far beyond it is cut off early with a 413.
  */
-import type { AppLoadContext } from "@remix-run/node";
+import { data, type AppLoadContext } from "@remix-run/node";
 import { assertGuarded } from "~/lib/callers.server";
 import type { Env } from "~/lib/env.server";
 import { invalid } from "~/lib/errors";
-import { HttpError, readBodyBytes } from "~/lib/http.server";
+import type { FormResult } from "~/lib/forms.server";
+import { sizeLabel } from "./inspect.server";
+import { HttpError, asHttpError, noteFailure, readBodyBytes, retryAfterHeaders } from "~/lib/http.server";
 
 /** The routes that take files: the media library's form and the editor API's media routes. */
 const UPLOAD_PATHS = /^\/(website\/media\/?|api\/editor\/branding\/media(\/[^/]+)?\/?)$/;
@@ -59,7 +61,7 @@ export async function readUpload(
     bytes = await readBodyBytes(request, limit);
   } catch (error) {
     if (tooLarge === "field" && error instanceof HttpError && error.statusCode === 413) {
-      const message = `This file is too large: files may be at most ${(env.FILES_MAX_BYTES / 1_048_576).toFixed(1)} MB`;
+      const message = `This file is too large: files may be at most ${sizeLabel(env.FILES_MAX_BYTES)}`;
       throw invalid(message, [{ field: "file", message }]);
     }
     throw error;
@@ -86,4 +88,32 @@ export async function readUpload(
     }
   }
   return { values, file };
+}
+
+/**
+ * `runForm` (app/lib/forms.server.ts) for a console form that may carry a file: the same refusals beside
+ * the field, read with the upload limit instead of MAX_BODY_BYTES, and a body past it is a message beside
+ * the file field rather than a bare 413.
+ */
+export async function runUploadForm<T>(
+  request: Request,
+  context: AppLoadContext,
+  run: (upload: UploadRequest) => Promise<T>,
+) {
+  let values: Record<string, string> = {};
+  try {
+    const upload = await readUpload(request, context, "field");
+    values = upload.values;
+    return await run(upload);
+  } catch (thrown) {
+    const error = asHttpError(thrown);
+    if (!error || (error.statusCode >= 500 && error.statusCode !== 503)) throw thrown;
+    noteFailure(context, thrown, error.statusCode);
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of error.extra.issues ?? []) fieldErrors[issue.field] ??= issue.message;
+    return data<FormResult & { fileId?: string }>(
+      { ok: false, intent: values.intent, fileId: values.fileId, message: error.message, fieldErrors },
+      { status: error.statusCode, headers: retryAfterHeaders(error) },
+    );
+  }
 }

@@ -1,0 +1,21 @@
+// GET /{site}/media/{sha256}.{ext} — a file's original bytes; /{site}/media/{sha256}-{width}.webp — a resized
+// WebP variant (made on first request and kept). Only files of that site's workspace; addressed by content,
+// so every answer is immutable and cached for a year.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { page } from "~/lib/routes.server";
+import { resolveSiteBySlug } from "~/modules/access/site.server";
+import { mediaFile } from "~/modules/files/serve.server";
+
+export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
+  context.request.log.callerType = "public";
+  const site = await resolveSiteBySlug(context.services.db, params.site);
+  const answer = site ? await mediaFile(context.services, site.workspace.id, params.file ?? "", request) : null;
+  if (!answer) {
+    context.request.log.failure = "missing-data";
+    return new Response("Not found", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=60" },
+    });
+  }
+  return answer;
+});
