@@ -31,6 +31,9 @@ function JsonLd({ data }: { data: object }) {
 
 export function SiteFrame({ chrome, children }: { chrome: SiteChrome; children: ReactNode }) {
   const { name, slug, logo, navigation, footerLinks, policies, profile } = chrome;
+  // A wide logo is a wordmark that already says the name: shown alone (named by its alt text). A square one is
+  // a mark, shown beside the name.
+  const wordmark = !!logo?.width && !!logo.height && logo.width / logo.height >= 2.2;
   const telHref = profile.phone ? `tel:${profile.phone.replace(/[^+0-9]/g, "")}` : null;
   const hasVisit = profile.addressLines.length > 0 || profile.phone || profile.email;
   return (
@@ -41,19 +44,19 @@ export function SiteFrame({ chrome, children }: { chrome: SiteChrome; children: 
       </a>
       <header className="site-header">
         <div className="site-container site-header__inner">
-          <a className="site-brand" href={`/${slug}`}>
+          <a className={wordmark ? "site-brand site-brand--wordmark" : "site-brand"} href={`/${slug}`}>
             {logo ? (
               <img
                 className="site-brand__logo"
                 src={logo.src}
                 srcSet={logo.srcSet}
-                sizes={logo.srcSet ? "160px" : undefined}
+                sizes={logo.srcSet ? "240px" : undefined}
                 width={logo.width ?? undefined}
                 height={logo.height ?? undefined}
-                alt=""
+                alt={wordmark ? name : ""}
               />
             ) : null}
-            <span className="site-brand__name">{name}</span>
+            {wordmark ? null : <span className="site-brand__name">{name}</span>}
           </a>
           {navigation.length > 0 ? (
             <nav className="site-nav" aria-label="Main">

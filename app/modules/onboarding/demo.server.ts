@@ -7,6 +7,7 @@
 import type { Db } from "~db/client";
 import { createUser, findCredentials } from "~/modules/accounts/users.server";
 import { verifyPassword } from "~/modules/auth/password.server";
+import { seedDemoMedia } from "~/modules/files/demo.server";
 import { seedDemoBrand } from "~/modules/sites/demo-brand.server";
 import { createWorkspace, findWorkspaceBySlug } from "~/modules/tenancy/workspaces.server";
 
@@ -26,8 +27,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
   const user = await createUser(db, { ...DEMO_OPERATOR, tier: "pro" });
   const workspace = await createWorkspace(db, user.id, DEMO_WORKSPACE);
-  // The lead's composition passes the files module's demo media (seedDemoMedia) here.
-  await seedDemoBrand(db, workspace.id);
+  await seedDemoBrand(db, workspace.id, await seedDemoMedia(db, workspace.id));
   return true;
 }
 
