@@ -167,7 +167,9 @@ describe("saving the branding", () => {
     expect(css).toContain("--site-radius: 1.25rem;");
 
     // The logo in the header, the favicon and the social image in the head.
-    expect(html).toContain(`class="site-brand__logo"`);
+    // A wide logo is a wordmark: shown alone, named by its alt text.
+    expect(html).toMatch(/<img class="site-brand__logo"[^>]* alt="Brand Bakery"\/>/);
+    expect(html).not.toContain('class="site-brand__name"');
     expect(html).toContain(`/${SLUG}/media/`);
     expect(html).toMatch(new RegExp(`<link rel="icon" href="${favicon.url}"`));
     expect(html).toMatch(new RegExp(`<meta property="og:image" content="[^"]*${social.url}"`));
