@@ -45,6 +45,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
     name: item.alt ? `${item.filename} — ${item.alt}` : item.filename,
     contentType: item.contentType,
     src: mediaSrc(workspace.slug, item, 320),
+    wide: !!item.width && !!item.height && item.width / item.height >= 2.2,
   }));
   return {
     site: { name: workspace.name, slug: workspace.slug },
@@ -304,15 +305,16 @@ function Preview({
 }: {
   draft: Draft;
   site: { name: string };
-  images: { id: string; src: string }[];
+  images: { id: string; src: string; wide: boolean }[];
 }) {
   const logo = images.find((i) => i.id === draft.logoId);
   return (
     <div className="brand-preview" aria-label="Preview of your site" role="img">
       <div className="bp-header">
         <span className="bp-brand">
-          {logo ? <img src={logo.src} alt="" className="bp-logo" /> : null}
-          <span className="bp-name">{site.name}</span>
+          {/* As on the site: a wide logo (a wordmark) alone, a square one beside the name. */}
+          {logo ? <img src={logo.src} alt="" className={logo.wide ? "bp-logo bp-logo--wordmark" : "bp-logo"} /> : null}
+          {logo?.wide ? null : <span className="bp-name">{site.name}</span>}
         </span>
         <span className="bp-nav">
           <span>Menu</span>
