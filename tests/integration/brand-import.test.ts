@@ -159,6 +159,39 @@ describe("importing the brand from the business's current website", () => {
     expect(state.error).toBe(`${siteUrl}/gone answered with HTTP 404`);
   });
 
+  it("shows an import under way with its progress, and refuses a second one until it ends", async () => {
+    const id = (
+      await server.db.selectFrom("workspaces").select("id").where("slug", "=", "old-mill").executeTakeFirstOrThrow()
+    ).id;
+    await server.db
+      .updateTable("site_branding")
+      .set({
+        import_status: "running",
+        import_progress: 40,
+        import_step: "Downloading your logo",
+        import_updated_at: new Date().toISOString(),
+      })
+      .where("workspace_id", "=", id)
+      .execute();
+    try {
+      const html = await (await owner.get("/website/branding")).text();
+      expect(html).toContain("Importing");
+      expect(html).toMatch(/<progress max="100" value="40"/);
+      expect(html).toContain("Downloading your logo");
+      expect(html).toContain("refresh it");
+
+      const again = await owner.postJson("/api/editor/branding/import", { url: siteUrl });
+      expect(again.status).toBe(409);
+      expect(await again.json()).toMatchObject({ message: "An import is already under way; wait for it to finish" });
+    } finally {
+      await server.db
+        .updateTable("site_branding")
+        .set({ import_status: "done" })
+        .where("workspace_id", "=", id)
+        .execute();
+    }
+  });
+
   it.each([
     ["ftp://example.com/", "Only http: and https: URLs are allowed"],
     ["https://user:secret@example.com/", "URLs may not contain a user name or password"],
