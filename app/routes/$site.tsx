@@ -39,8 +39,16 @@ export const loader = page("public", async ({ request, params, context }: Loader
  * The site's own head for pages that have no `meta` of their own (and for the error pages): a page route's
  * `meta` replaces this, so page routes add `chromeMeta(matches)` to their `siteMeta(...)`.
  */
-export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) => {
+export const meta: MetaFunction<typeof loader> = ({ data, matches, location, error }) => {
   if (!data) return [{ title: "Site not found" }];
+  if (error) {
+    const missing = isRouteErrorResponse(error) && error.status === 404;
+    return [
+      { title: `${missing ? "Page not found" : "Something went wrong"} · ${data.name}` },
+      { name: "robots", content: "noindex" },
+      ...chromeMeta(matches),
+    ];
+  }
   return [
     ...siteMeta({
       siteName: data.name,
@@ -93,20 +101,23 @@ export function ErrorBoundary() {
   if (chrome) {
     return (
       <SiteFrame chrome={chrome}>
-        <div className="site-container site-message">
-          <title>{`${missing ? "Page not found" : "Something went wrong"} · ${chrome.name}`}</title>
-          <h1>{missing ? "Page not found" : "Something went wrong"}</h1>
-          <p>
-            {missing
-              ? "There is no page at this address. It may have moved, or the link may have a typo."
-              : "This page could not be shown right now. Please try again in a moment."}
-          </p>
-          <p>
-            <a className="site-button" href={`/${chrome.slug}`}>
-              Go to the home page
-            </a>
-          </p>
-        </div>
+        <section className="site-section">
+          <div className="site-container">
+            <div className="site-prose">
+              <h1>{missing ? "Page not found" : "Something went wrong"}</h1>
+              <p>
+                {missing
+                  ? "There is no page at this address. It may have moved, or the link may have a typo."
+                  : "This page could not be shown right now. Please try again in a moment."}
+              </p>
+              <p>
+                <a className="site-button" href={`/${chrome.slug}`}>
+                  Go to the home page
+                </a>
+              </p>
+            </div>
+          </div>
+        </section>
       </SiteFrame>
     );
   }

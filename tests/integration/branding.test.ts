@@ -128,6 +128,8 @@ describe("a path no page serves", () => {
     expect(res.status).toBe(404);
     const html = await res.text();
     expect(html).toContain("<h1>Page not found</h1>");
+    expect(html).toContain("<title>Page not found · Brand Bakery</title>");
+    expect(html).toContain('<meta name="robots" content="noindex"/>');
     expect(html).toContain('class="site-header"');
     expect(html).toContain(`href="/${SLUG}">Go to the home page</a>`);
     themeHrefOf(html);
