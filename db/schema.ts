@@ -17,6 +17,7 @@ import type { JobsTables } from "./schema/jobs";
 import type { MailTables } from "./schema/mail";
 import type { OAuthTables } from "./schema/oauth";
 import type { RateLimitTables } from "./schema/rate-limit";
+import type { SitesBrandingTables } from "./schema/sites-branding";
 import type { SitesPoliciesTables } from "./schema/sites-policies";
 import type { SopsTables } from "./schema/sops";
 import type { TenancyTables } from "./schema/tenancy";
@@ -38,6 +39,7 @@ export interface Database
     OAuthTables,
     HealthTables,
     FilesTables,
+    SitesBrandingTables,
     SitesPoliciesTables {}
 
 // Every owner's types stay importable from "~db/schema", so callers need not know which file holds a table.
@@ -52,6 +54,7 @@ export * from "./schema/jobs";
 export * from "./schema/mail";
 export * from "./schema/oauth";
 export * from "./schema/rate-limit";
+export * from "./schema/sites-branding";
 export * from "./schema/sites-policies";
 export * from "./schema/sops";
 export * from "./schema/tenancy";

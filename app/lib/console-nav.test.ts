@@ -13,8 +13,12 @@ describe("visibleSections", () => {
     expect(sections.map((s) => s.label)).not.toContain("Automation");
   });
 
-  it("shows every page to a workspace's viewer once it is selected", () => {
-    expect(labels(visibleSections("viewer"))).toEqual(CONSOLE_NAV.flatMap((s) => s.entries.map((e) => e.label)));
+  it("shows a workspace's viewer every page that needs no higher role, and its owner every page", () => {
+    const all = CONSOLE_NAV.flatMap((s) => s.entries);
+    expect(labels(visibleSections("viewer"))).toEqual(
+      all.filter((e) => (e.role ?? "viewer") === "viewer").map((e) => e.label),
+    );
+    expect(labels(visibleSections("owner"))).toEqual(all.map((e) => e.label));
   });
 
   it("hides an entry from a role below the one it declares", () => {

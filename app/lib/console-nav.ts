@@ -40,7 +40,9 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
   {
     label: "Website",
     entries: [
+      { label: "Branding", to: "/website/branding", scope: "workspace", role: "admin" },
       { label: "Media", to: "/website/media", scope: "workspace" },
+      { label: "Business profile", to: "/website/profile", scope: "workspace", role: "admin" },
       { label: "Policies", to: "/website/policies", scope: "workspace" },
     ],
   },

@@ -1,17 +1,22 @@
-import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Link, Outlet, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { resolveSitePage } from "~/modules/access/site.server";
+import { publicOrigin } from "~/modules/hosts/hosts.server";
+import { loadSiteChrome } from "~/modules/sites/chrome.server";
 import type { RouteHandle } from "~/ui/handle";
 import siteCss from "~/styles/site.css?url";
 import { page } from "~/lib/routes.server";
+import { chromeMeta, SITE_LAYOUT_ID, type SiteChrome } from "~/site/chrome";
+import { SiteFrame } from "~/site/frame";
+import { siteMeta } from "~/site/meta";
 
 /** Public pages ship no JavaScript: fast, and byte-identical for every visitor so they can be cached. */
 export const handle: RouteHandle = { hydrate: false };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteCss }];
 
-export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
+export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs): Promise<SiteChrome> => {
   context.request.log.callerType = "public";
   const site = await resolveSitePage(context.services.db, params.site);
   if (site && "movedTo" in site) throw movedSite(request, site.movedTo);
@@ -29,8 +34,42 @@ export const loader = page("public", async ({ request, params, context }: Loader
       headers: { "Cache-Control": "no-store" },
     });
   }
-  return { name: site.workspace.name, slug: site.workspace.slug };
+  return loadSiteChrome(context.services.db, site.workspace, await publicOrigin(request, context));
 });
+
+/**
+ * The site's own head for pages that have no `meta` of their own (and for the error pages): a page route's
+ * `meta` replaces this, so page routes add `chromeMeta(matches)` to their `siteMeta(...)`.
+ */
+export const meta: MetaFunction<typeof loader> = ({ data, matches, location, error }) => {
+  if (!data) return [{ title: "Site not found" }];
+  if (error) {
+    const missing = isRouteErrorResponse(error) && error.status === 404;
+    return [
+      { title: `${missing ? "Page not found" : "Something went wrong"} · ${data.name}` },
+      { name: "robots", content: "noindex" },
+      ...chromeMeta(matches),
+    ];
+  }
+  return [
+    ...siteMeta({
+      siteName: data.name,
+      origin: data.origin,
+      path: location.pathname,
+      title: data.name,
+      description: data.profile.tagline || `${data.name}: opening hours, address and how to get in touch.`,
+      image: data.socialImage
+        ? {
+            url: data.socialImage.src,
+            width: data.socialImage.width,
+            height: data.socialImage.height,
+            alt: data.socialImage.alt,
+          }
+        : null,
+    }),
+    ...chromeMeta(matches),
+  ];
+};
 
 /**
  * A site's former address (ADR 019): the same path and query under the current address, 301 for its 90 days.
@@ -50,34 +89,53 @@ export const headers: HeadersFunction = ({ errorHeaders }) => ({
 });
 
 export default function SiteLayout() {
-  const { name, slug } = useLoaderData<typeof loader>();
+  const chrome = useLoaderData<typeof loader>();
   return (
-    <>
-      <header className="site-header">
-        <Link to={`/${slug}`}>{name}</Link>
-      </header>
-      <main className="site-main">
-        <Outlet />
-      </main>
-      <footer className="site-footer">© {name}</footer>
-    </>
+    <SiteFrame chrome={chrome}>
+      <Outlet />
+    </SiteFrame>
   );
 }
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  // Set when the site exists and only a page inside it failed: the error is shown inside the site's frame.
+  const chrome = useRouteLoaderData<typeof loader>(SITE_LAYOUT_ID);
   const missing = isRouteErrorResponse(error) && error.status === 404;
   if (isRouteErrorResponse(error) && error.status === 503) {
     return (
-      <main className="site-main">
+      <main className="site-main site-message">
         <title>This site is unavailable</title>
         <h1>This site is unavailable</h1>
         <p>This site cannot be shown at the moment. Please come back later.</p>
       </main>
     );
   }
+  if (chrome) {
+    return (
+      <SiteFrame chrome={chrome}>
+        <section className="site-section">
+          <div className="site-container">
+            <div className="site-prose">
+              <h1>{missing ? "Page not found" : "Something went wrong"}</h1>
+              <p>
+                {missing
+                  ? "There is no page at this address. It may have moved, or the link may have a typo."
+                  : "This page could not be shown right now. Please try again in a moment."}
+              </p>
+              <p>
+                <a className="site-button" href={`/${chrome.slug}`}>
+                  Go to the home page
+                </a>
+              </p>
+            </div>
+          </div>
+        </section>
+      </SiteFrame>
+    );
+  }
   return (
-    <main className="site-main">
+    <main className="site-main site-message">
       <title>{missing ? "Site not found" : "Something went wrong"}</title>
       <h1>{missing ? "Site not found" : "Something went wrong"}</h1>
       <p>

@@ -7,6 +7,8 @@
 import type { Db } from "~db/client";
 import { createUser, findCredentials } from "~/modules/accounts/users.server";
 import { verifyPassword } from "~/modules/auth/password.server";
+import { seedDemoMedia } from "~/modules/files/demo.server";
+import { seedDemoBrand } from "~/modules/sites/demo-brand.server";
 import { createWorkspace, findWorkspaceBySlug } from "~/modules/tenancy/workspaces.server";
 
 export const DEMO_OPERATOR = { email: "demo@atrium.test", password: "atrium-demo-password" } as const;
@@ -24,7 +26,8 @@ export async function isEmpty(db: Db): Promise<boolean> {
 export async function seedDemo(db: Db): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
   const user = await createUser(db, { ...DEMO_OPERATOR, tier: "pro" });
-  await createWorkspace(db, user.id, DEMO_WORKSPACE);
+  const workspace = await createWorkspace(db, user.id, DEMO_WORKSPACE);
+  await seedDemoBrand(db, workspace.id, await seedDemoMedia(db, workspace.id));
   return true;
 }
 

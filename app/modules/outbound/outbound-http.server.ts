@@ -58,6 +58,8 @@ export interface OutboundResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The same body as bytes, for callers that download a file (the brand import's images). */
+  bytes: Buffer;
   /** Always false: a body over the cap is an error, never silently cut. */
   truncated: false;
   /** The final URL, after redirects. */
@@ -276,7 +278,7 @@ interface Hop {
   status: number;
   headers: IncomingHttpHeaders;
   /** Null for a redirect, whose body is not read. */
-  body: string | null;
+  body: Buffer | null;
 }
 
 interface HopContext {
@@ -365,8 +367,7 @@ function sendOnce(
       const chunks: Buffer[] = [];
       let size = 0;
       let complete = false;
-      const deliver = () =>
-        finish(() => resolve({ status, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      const deliver = () => finish(() => resolve({ status, headers: res.headers, body: Buffer.concat(chunks) }));
       res.on("data", (chunk: Buffer) => {
         if (settled) return;
         size += chunk.length;
@@ -470,7 +471,8 @@ export async function outboundRequest(
     return {
       status: hop.status,
       headers: flattenHeaders(hop.headers),
-      body: hop.body,
+      body: hop.body.toString("utf8"),
+      bytes: hop.body,
       truncated: false,
       url: url.href,
       durationMs: Math.round(performance.now() - started),

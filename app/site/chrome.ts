@@ -1,0 +1,88 @@
+/**
+ * What every public page's frame shows, as the `$site` layout's loader returns it: the site's name and
+ * address, its theme stylesheet, logo, favicon and social image, the business profile's public fields
+ * (address, contact, opening hours already formatted), and the links of the header and footer. Plain data: the
+ * layout renders it and page routes read it through `useRouteLoaderData("routes/$site")` or their meta's
+ * `matches`.
+ */
+import type { MetaDescriptor } from "@remix-run/node";
+
+export interface ChromeImage {
+  /** Site-relative address of the image (or its best variant). */
+  src: string;
+  srcSet?: string;
+  width: number | null;
+  height: number | null;
+  alt: string;
+  contentType: string;
+}
+
+export interface ChromeLink {
+  label: string;
+  href: string;
+}
+
+export interface ChromeProfile {
+  tagline: string;
+  addressLines: string[];
+  phone: string;
+  email: string;
+  /** Grouped weekly hours, e.g. { days: "Monday – Friday", hours: "7:00–18:00" }. */
+  hours: { days: string; hours: string }[];
+  /** Exceptions in the coming weeks, e.g. { label: "Thursday 25 December", hours: "Closed", note: "Christmas" }. */
+  exceptions: { date: string; label: string; hours: string; note: string }[];
+  timeZone: string;
+  currency: string;
+}
+
+export interface SiteChrome {
+  name: string;
+  slug: string;
+  /** The public origin, no trailing slash. */
+  origin: string;
+  /** `/{slug}/theme.css?v=<hash>`: immutable for that hash. */
+  themeHref: string;
+  /** The brand colour, for `<meta name="theme-color">`. */
+  themeColor: string;
+  logo: ChromeImage | null;
+  favicon: ChromeImage | null;
+  socialImage: ChromeImage | null;
+  profile: ChromeProfile;
+  /** Header navigation; filled at merge from the pages module's `siteNavigation`. */
+  navigation: ChromeLink[];
+  /** Footer links; filled at merge from the pages module's `siteNavigation`. */
+  footerLinks: ChromeLink[];
+  /** Policy links; filled at merge from the policies module's `policyLinks`. */
+  policies: ChromeLink[];
+  /** For "© year name", in the site's time zone. */
+  year: number;
+  /** schema.org objects (WebSite, LocalBusiness) the layout renders as JSON-LD. */
+  jsonLd: object[];
+}
+
+export const SITE_LAYOUT_ID = "routes/$site";
+
+interface MatchLike {
+  id: string;
+  data?: unknown;
+}
+
+/** The layout's data from a meta function's `matches`. */
+export function chromeOf(matches: readonly MatchLike[]): SiteChrome | undefined {
+  return matches.find((m) => m.id === SITE_LAYOUT_ID)?.data as SiteChrome | undefined;
+}
+
+/**
+ * The head tags every public page needs besides `siteMeta`'s: favicon and theme colour. A page route's `meta`
+ * replaces the layout's, so each one adds these: `[...siteMeta({...}), ...chromeMeta(matches)]`.
+ */
+export function chromeMeta(matches: readonly MatchLike[]): MetaDescriptor[] {
+  const chrome = chromeOf(matches);
+  if (!chrome) return [];
+  const tags: MetaDescriptor[] = [{ name: "theme-color", content: chrome.themeColor }];
+  if (chrome.favicon) {
+    tags.push({ tagName: "link", rel: "icon", href: chrome.favicon.src, type: chrome.favicon.contentType });
+    tags.push({ tagName: "link", rel: "apple-touch-icon", href: chrome.favicon.src });
+  }
+  return tags;
+}
