@@ -17,6 +17,7 @@ import type { JobsTables } from "./schema/jobs";
 import type { MailTables } from "./schema/mail";
 import type { OAuthTables } from "./schema/oauth";
 import type { RateLimitTables } from "./schema/rate-limit";
+import type { SitesPagesTables } from "./schema/sites-pages";
 import type { SopsTables } from "./schema/sops";
 import type { TenancyTables } from "./schema/tenancy";
 import type { WebhooksTables } from "./schema/webhooks";
@@ -36,7 +37,8 @@ export interface Database
     ContactsTables,
     OAuthTables,
     HealthTables,
-    FilesTables {}
+    FilesTables,
+    SitesPagesTables {}
 
 // Every owner's types stay importable from "~db/schema", so callers need not know which file holds a table.
 export * from "./schema/accounts";
@@ -50,6 +52,7 @@ export * from "./schema/jobs";
 export * from "./schema/mail";
 export * from "./schema/oauth";
 export * from "./schema/rate-limit";
+export * from "./schema/sites-pages";
 export * from "./schema/sops";
 export * from "./schema/tenancy";
 export * from "./schema/webhooks";

@@ -14,6 +14,7 @@ import * as m0012 from "./0012-health-probe";
 import * as m0013 from "./0013-tenancy-invitations";
 import * as m0014 from "./0014-auth-known-addresses";
 import * as m0015 from "./0015-files";
+import * as m0016 from "./0016-sites-pages";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "0013-tenancy-invitations": m0013,
   "0014-auth-known-addresses": m0014,
   "0015-files": m0015,
+  "0016-sites-pages": m0016,
 };

@@ -155,6 +155,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
       "0013-tenancy-invitations",
       "0014-auth-known-addresses",
       "0015-files",
+      "0016-sites-pages",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
@@ -171,6 +172,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0016-sites-pages Success",
       "Down 0015-files Success",
       "Down 0014-auth-known-addresses Success",
       "Down 0013-tenancy-invitations Success",
