@@ -1,19 +1,40 @@
-import type { MetaFunction } from "@remix-run/node";
-import { useRouteLoaderData } from "@remix-run/react";
-import type { loader as siteLoader } from "./$site";
+// /{site} — the site's home page: the page marked home, once published; until then a designed welcome.
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { page } from "~/lib/routes.server";
+import { loadPublicPage } from "~/modules/sites/public-page.server";
+import { PageContentView } from "~/site/blocks";
+import { pageHead } from "~/site/page-head";
+import type { RouteHandle } from "~/ui/handle";
+import blocksCss from "~/styles/site-blocks.css?url";
 
-export const meta: MetaFunction = ({ matches }) => {
-  const site = matches.find((m) => m.id === "routes/$site")?.data as { name?: string } | undefined;
-  return site?.name ? [{ title: site.name }, { name: "description", content: `${site.name}, on Atrium` }] : [];
-};
+export const handle: RouteHandle = { hydrate: false };
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: blocksCss }];
+
+export const loader = page("public", ({ request, context, params }: LoaderFunctionArgs) =>
+  loadPublicPage(request, context, params.site, null),
+);
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageHead(data, true);
+
+export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => ({
+  "Cache-Control": loaderHeaders.get("Cache-Control") ?? parentHeaders.get("Cache-Control") ?? "no-store",
+});
 
 export default function SiteHome() {
-  const site = useRouteLoaderData<typeof siteLoader>("routes/$site");
-  if (!site) return null;
+  const data = useLoaderData<typeof loader>();
+  if (data.page) return <PageContentView content={data.page.content} images={data.images} siteSlug={data.siteSlug} />;
   return (
-    <>
-      <h1>{site.name}</h1>
-      <p>Welcome to {site.name}.</p>
-    </>
+    <div className="page-blocks">
+      <section className="block block-hero block-welcome">
+        <div className="block-inner block-hero__inner">
+          <div className="block-hero__text">
+            <h1 className="block-hero__heading">{data.siteName}</h1>
+            <p className="block-hero__lead">Our new website is on its way. Thank you for stopping by — come back soon.</p>
+          </div>
+        </div>
+      </section>
+    </div>
   );
 }

@@ -182,6 +182,17 @@ export interface PageContent {
   blocks: RenderedBlock[];
 }
 
+/** An image as the block renderer shows it: addresses made on the server, nothing to compute in the page. */
+export interface PublicImage {
+  src: string;
+  srcSet?: string;
+  width: number | null;
+  height: number | null;
+  alt: string;
+}
+
+export type PublicImages = Record<string, PublicImage>;
+
 /** The file ids a page's blocks show, for one query to the media library. */
 export function imageIdsOf(blocks: readonly (BlockInput | RenderedBlock)[]): string[] {
   const ids: string[] = [];

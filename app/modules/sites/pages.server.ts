@@ -21,6 +21,8 @@ import {
   type NewPageInput,
   type PageContent,
   type PageDraftInput,
+  type PublicImage,
+  type PublicImages,
   type RenderedBlock,
 } from "./blocks";
 import { renderMarkdown } from "./markdown.server";
@@ -543,16 +545,6 @@ export async function publishedPage(
   };
 }
 
-/** An image as the block renderer shows it: addresses made on the server, nothing to compute in the page. */
-export interface PublicImage {
-  src: string;
-  srcSet?: string;
-  width: number | null;
-  height: number | null;
-  alt: string;
-}
-
-export type PublicImages = Record<string, PublicImage>;
 
 export function publicImage(siteSlug: string, item: MediaItem, width = 960): PublicImage {
   return {
