@@ -13,7 +13,7 @@ import { isoNow } from "~/lib/clock.server";
 import { conflict, invalid, notFound, type FieldIssue } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
-import { mediaOf, mediaSrc, mediaSrcSet, type MediaItem } from "~/modules/files/media.server";
+import { mediaOf, mediaSrc, mediaSrcSet, toMediaItem, type MediaItem } from "~/modules/files/media.server";
 import {
   imageIdsOf,
   slugify,
@@ -570,3 +570,32 @@ export async function imagesOf(
 /** The site-relative address of a page: the home page is the site itself. */
 export const pagePath = (siteSlug: string, page: { slug: string; isHome: boolean }) =>
   page.isHome ? `/${siteSlug}` : `/${siteSlug}/${page.slug}`;
+
+/** An image the editor offers in its pickers. */
+export interface MediaChoice {
+  id: string;
+  label: string;
+  thumb: string;
+}
+
+export const MAX_MEDIA_CHOICES = 200;
+
+/**
+ * The workspace's images for the editor's pickers, newest first (the media library pages through all of them;
+ * a picker shows the newest 200).
+ */
+export async function mediaChoices(db: Db, workspaceId: string, siteSlug: string): Promise<MediaChoice[]> {
+  const rows = await db
+    .selectFrom("files")
+    .selectAll()
+    .where("workspace_id", "=", workspaceId)
+    .where("content_type", "like", "image/%")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(MAX_MEDIA_CHOICES)
+    .execute();
+  return rows.map((row) => {
+    const item = toMediaItem(row);
+    return { id: item.id, label: item.alt || item.filename, thumb: mediaSrc(siteSlug, item, 320) };
+  });
+}
