@@ -38,6 +38,10 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
     ],
   },
   {
+    label: "Website",
+    entries: [{ label: "Pages", to: "/website", end: true, scope: "workspace" }],
+  },
+  {
     label: "Automation",
     entries: [{ label: "SOPs", to: "/settings/sops", scope: "workspace" }],
   },

@@ -18,6 +18,9 @@ export const BLOCK_LABELS: Record<BlockType, { label: string; description: strin
   contactForm: { label: "Contact form", description: "A form visitors use to write to you; it lands in your inbox." },
 };
 
+/** How many revisions a page keeps; older ones are dropped as new ones are made. */
+export const KEPT_REVISIONS = 50;
+
 export const MAX_BLOCKS = 40;
 export const MAX_GALLERY_IMAGES = 24;
 export const MAX_FAQ_ITEMS = 30;

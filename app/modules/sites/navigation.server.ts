@@ -3,66 +3,15 @@
  * pages (shown only while that page is published, at its current address) or an address of its own.
  * `siteNavigation` is what the public layout reads, in one query.
  */
-import { z } from "zod";
 import type { Db } from "~db/client";
 import { isoNow } from "~/lib/clock.server";
 import { invalid, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
-import { isSafeHref } from "./blocks";
+import { MAX_LINKS_PER_AREA, NavLabel, type NavArea, type NavLinkInput, type NavLinkView, type SiteLink } from "./navigation";
 import type { PageActor } from "./pages.server";
 
-export interface SiteLink {
-  label: string;
-  href: string;
-}
-
-export const NAV_AREAS = ["header", "footer"] as const;
-export type NavArea = (typeof NAV_AREAS)[number];
-export const MAX_LINKS_PER_AREA = 20;
-
-export interface NavLinkView {
-  id: string;
-  area: NavArea;
-  position: number;
-  label: string;
-  pageId: string | null;
-  url: string | null;
-  /** For a page link: whether the page is published (an unpublished page's link is hidden from the public). */
-  pagePublished: boolean | null;
-}
-
-const NavLabel = z.string().trim().min(1, "Enter the link's text").max(40, "Use at most 40 characters");
-
-export const NavLinkInput = z
-  .object({
-    area: z.enum(NAV_AREAS, { message: "Choose the header or the footer" }),
-    label: NavLabel,
-    pageId: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => v || null),
-    url: z
-      .string()
-      .trim()
-      .max(2000, "Use at most 2000 characters")
-      .optional()
-      .transform((v) => v || null),
-  })
-  .superRefine((link, ctx) => {
-    if (!link.pageId && !link.url)
-      ctx.addIssue({ code: "custom", path: ["pageId"], message: "Choose a page, or enter an address below" });
-    if (link.pageId && link.url)
-      ctx.addIssue({ code: "custom", path: ["url"], message: "Choose a page or enter an address, not both" });
-    if (link.url && !isSafeHref(link.url))
-      ctx.addIssue({
-        code: "custom",
-        path: ["url"],
-        message: "Use a web address (https://…), a path on your site (/…), mailto: or tel:",
-      });
-  });
-export type NavLinkInput = z.output<typeof NavLinkInput>;
+export { NAV_AREAS, NavLinkInput, type NavArea, type NavLinkView, type SiteLink } from "./navigation";
 
 /** The public layout's navigation: header and footer links, in order, hrefs site-relative (`/{site}/about`). */
 export async function siteNavigation(db: Db, workspaceId: string): Promise<{ header: SiteLink[]; footer: SiteLink[] }> {

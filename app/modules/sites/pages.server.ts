@@ -15,6 +15,7 @@ import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { mediaOf, mediaSrc, mediaSrcSet, toMediaItem, type MediaItem } from "~/modules/files/media.server";
 import {
+  KEPT_REVISIONS,
   imageIdsOf,
   slugify,
   type BlockInput,
@@ -26,6 +27,8 @@ import {
   type RenderedBlock,
 } from "./blocks";
 import { renderMarkdown } from "./markdown.server";
+
+export { KEPT_REVISIONS };
 import { isReservedPageSlug } from "./reserved-slugs";
 
 /** Who acts: an operator, or nobody (the demo's seed). */
@@ -65,8 +68,6 @@ export interface RevisionView {
   createdAt: string;
 }
 
-/** How many revisions a page keeps; older ones are dropped as new ones are made. */
-export const KEPT_REVISIONS = 50;
 
 /** Renders a draft's Markdown (rich text, FAQ answers) to sanitised HTML: at save, and for the preview. */
 export function renderDraft(input: Pick<PageDraftInput, "title" | "description" | "blocks">): PageContent {
