@@ -33,9 +33,15 @@ beforeAll(async () => {
   other = (await signUp(server.url)).client;
   await createWorkspace(other, "Other Pages", OTHER_SITE);
   // Members work in the workspace they were invited to.
-  const { id } = await server.db.selectFrom("workspaces").select("id").where("slug", "=", SITE).executeTakeFirstOrThrow();
+  const { id } = await server.db
+    .selectFrom("workspaces")
+    .select("id")
+    .where("slug", "=", SITE)
+    .executeTakeFirstOrThrow();
   for (const member of [editor, viewer])
-    expect((await apiJson(member, "/api/editor/session", { method: "POST", body: { workspaceId: id } })).status).toBe(200);
+    expect((await apiJson(member, "/api/editor/session", { method: "POST", body: { workspaceId: id } })).status).toBe(
+      200,
+    );
 });
 afterAll(() => server.close());
 
@@ -346,15 +352,23 @@ describe("roles", () => {
     expect((await viewer.get("/website/pages/new")).status).toBe(403);
     expect((await apiJson(viewer, `/api/editor/pages/${pageId}`)).status).toBe(200);
     expect(
-      (await apiJson(viewer, `/api/editor/pages/${pageId}`, { method: "PUT", body: { title: "x", slug: "team", blocks: [] } }))
-        .status,
+      (
+        await apiJson(viewer, `/api/editor/pages/${pageId}`, {
+          method: "PUT",
+          body: { title: "x", slug: "team", blocks: [] },
+        })
+      ).status,
     ).toBe(403);
     expect((await apiJson(viewer, `/api/editor/pages/${pageId}/publish`, { method: "POST" })).status).toBe(403);
     expect((await apiJson(viewer, `/api/editor/pages/${pageId}`)).body!.title).toBe("Team");
   });
 
   it("lets an editor write", async () => {
-    const res = await post(editor, pageId, "publish", { title: "Team", slug: "team", ...heroFields("Meet the bakers") });
+    const res = await post(editor, pageId, "publish", {
+      title: "Team",
+      slug: "team",
+      ...heroFields("Meet the bakers"),
+    });
     expect(res.status).toBe(200);
     expect(await (await publicClient().get(`/${SITE}/team`)).text()).toContain("Meet the bakers");
   });
@@ -366,13 +380,18 @@ describe("another workspace's page", () => {
   let linkId: string;
   beforeAll(async () => {
     pageId = await newPage(owner, { title: "Private", slug: "private" });
-    revisionId = ((await apiJson(owner, `/api/editor/pages/${pageId}/revisions`)).body!.revisions as { id: string }[])[0]!
-      .id;
+    revisionId = (
+      (await apiJson(owner, `/api/editor/pages/${pageId}/revisions`)).body!.revisions as { id: string }[]
+    )[0]!.id;
     linkId = ((await apiJson(owner, "/api/editor/pages/navigation")).body!.header as { id: string }[])[0]!.id;
   });
 
   it("is a 404 from every console page and form", async () => {
-    for (const path of [`/website/pages/${pageId}`, `/website/pages/${pageId}/history`, `/website/pages/${pageId}/preview`])
+    for (const path of [
+      `/website/pages/${pageId}`,
+      `/website/pages/${pageId}/history`,
+      `/website/pages/${pageId}/preview`,
+    ])
       expect((await other.get(path)).status, path).toBe(404);
     for (const intent of ["save", "publish", "unpublish", "make-home", "delete"])
       expect((await post(other, pageId, intent, { title: "x", slug: "x" })).status, intent).toBe(404);
@@ -465,7 +484,10 @@ describe("the editor API", () => {
     expect(footer.map((l) => l.label)).toEqual(["Instagram"]);
     const header = (added.body!.header as { id: string; label: string }[]).map((l) => l.label);
     const last = (added.body!.header as { id: string }[]).at(-1)!.id;
-    const moved = await apiJson(owner, `/api/editor/pages/navigation/${last}`, { method: "PATCH", body: { move: "up" } });
+    const moved = await apiJson(owner, `/api/editor/pages/navigation/${last}`, {
+      method: "PATCH",
+      body: { move: "up" },
+    });
     const after = (moved.body!.header as { label: string }[]).map((l) => l.label);
     expect(after.at(-2)).toBe(header.at(-1));
     // The console's navigation page lists the same links.
@@ -510,10 +532,16 @@ describe("images", () => {
     expect(created.status).toBe(201);
     await apiJson(owner, `/api/editor/pages/${created.body!.id as string}/publish`, { method: "POST" });
     const html = await (await publicClient().get(`/${SITE}/gallery`)).text();
-    expect(html).toMatch(new RegExp(`<img src="/${SITE}/media/0{64}-960\\.webp"[^>]*width="1600" height="1200" alt="Picture 0" loading="eager"`));
+    expect(html).toMatch(
+      new RegExp(
+        `<img src="/${SITE}/media/0{64}-960\\.webp"[^>]*width="1600" height="1200" alt="Picture 0" loading="eager"`,
+      ),
+    );
     expect(html).toMatch(/alt="Picture 1" loading="lazy"/);
     expect(html).toContain(`/${SITE}/media/${"2".repeat(64)}-320.webp 320w`);
-    expect(html).toContain(`<meta property="og:image" content="${server.url}/${SITE}/media/${"0".repeat(64)}-960.webp"/>`);
+    expect(html).toContain(
+      `<meta property="og:image" content="${server.url}/${SITE}/media/${"0".repeat(64)}-960.webp"/>`,
+    );
   });
 });
 
