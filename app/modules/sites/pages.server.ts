@@ -600,3 +600,24 @@ export async function mediaChoices(db: Db, workspaceId: string, siteSlug: string
     return { id: item.id, label: item.alt || item.filename, thumb: mediaSrc(siteSlug, item, 320) };
   });
 }
+
+/**
+ * Where a file is shown among a workspace's pages (draft or published), for the media library's "where used"
+ * (the files module's usage registry). Ids are ULIDs, so a quoted id in the content JSON is that file.
+ */
+export async function pagesUsingFile(
+  db: Db,
+  workspaceId: string,
+  fileId: string,
+): Promise<{ label: string; href: string }[]> {
+  const needle = `%${JSON.stringify(fileId)}%`;
+  const rows = await db
+    .selectFrom("site_pages")
+    .select(["id", "draft"])
+    .where("workspace_id", "=", workspaceId)
+    .where((eb) => eb.or([eb("draft", "like", needle), eb("published", "like", needle)]))
+    .orderBy("created_at")
+    .limit(100)
+    .execute();
+  return rows.map((row) => ({ label: `Page “${parse(row.draft).title}”`, href: `/website/pages/${row.id}` }));
+}

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isoNow } from "~/lib/clock.server";
 import { newId } from "~/lib/ids.server";
 import { navigationOf, siteNavigation } from "~/modules/sites/navigation.server";
-import { pagesOf, publishedPage, type PageView } from "~/modules/sites/pages.server";
+import { pagesOf, pagesUsingFile, publishedPage, type PageView } from "~/modules/sites/pages.server";
 import { twoTenants, type Fixture } from "./fixture";
 
 let f: Fixture;
@@ -130,5 +130,36 @@ describe("navigationOf, built for workspace A", () => {
       a.add(f.a.actor, { area: "header", label: "Theirs", pageId: bPage.id, url: null }),
     ).rejects.toMatchObject({ kind: "invalid" });
     expect(await bRows()).toEqual(before);
+  });
+});
+
+describe("pagesUsingFile", () => {
+  it("finds the pages of its own workspace that show a file, and none of B's", async () => {
+    const fileId = newId();
+    const at = isoNow();
+    await f.db
+      .insertInto("files")
+      .values({
+        id: fileId,
+        workspace_id: f.a.workspace.id,
+        sha256: "a".repeat(64),
+        content_type: "image/png",
+        byte_size: 10,
+        width: 10,
+        height: 10,
+        filename: "a.png",
+        alt: "",
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const a = pagesOf(f.db, f.a.workspace.id);
+    const page = await a.create(f.a.actor, { title: "Pictures", slug: "pictures", description: "" }, [
+      { type: "gallery", imageIds: [fileId] },
+    ]);
+    expect(await pagesUsingFile(f.db, f.a.workspace.id, fileId)).toEqual([
+      { label: "Page “Pictures”", href: `/website/pages/${page.id}` },
+    ]);
+    expect(await pagesUsingFile(f.db, f.b.workspace.id, fileId)).toEqual([]);
   });
 });
