@@ -31,7 +31,9 @@ export default function SiteHome() {
         <div className="block-inner block-hero__inner">
           <div className="block-hero__text">
             <h1 className="block-hero__heading">{data.siteName}</h1>
-            <p className="block-hero__lead">Our new website is on its way. Thank you for stopping by — come back soon.</p>
+            <p className="block-hero__lead">
+              Our new website is on its way. Thank you for stopping by — come back soon.
+            </p>
           </div>
         </div>
       </section>

@@ -40,8 +40,8 @@ export default function WebsitePages() {
     <>
       <h1>Pages</h1>
       <p>
-        The pages of your site at <a href={`/${site.slug}`}>{`/${site.slug}`}</a>. Edit a page&apos;s draft as often
-        as you like; visitors see it once you publish.
+        The pages of your site at <a href={`/${site.slug}`}>{`/${site.slug}`}</a>. Edit a page&apos;s draft as often as
+        you like; visitors see it once you publish.
       </p>
       <div className="page-actions">
         {canEdit ? (
@@ -71,8 +71,8 @@ export default function WebsitePages() {
             </p>
             {canEdit ? (
               <p>
-                <Link to="/website/pages/new">Create your first page</Link>: it becomes your home page. Start with a hero
-                — a heading, a sentence and an image — then add text, a gallery or a contact form.
+                <Link to="/website/pages/new">Create your first page</Link>: it becomes your home page. Start with a
+                hero — a heading, a sentence and an image — then add text, a gallery or a contact form.
               </p>
             ) : (
               <p>An editor of this workspace can create the first page.</p>

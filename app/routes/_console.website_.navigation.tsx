@@ -21,7 +21,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: editorCss 
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const { workspace, role } = await requireWorkspace(request, context);
   const { db } = context.services;
-  const [links, pages] = await Promise.all([navigationOf(db, workspace.id).list(), pagesOf(db, workspace.id).options()]);
+  const [links, pages] = await Promise.all([
+    navigationOf(db, workspace.id).list(),
+    pagesOf(db, workspace.id).options(),
+  ]);
   return { site: { slug: workspace.slug }, links, pages, canEdit: roleAtLeast(role, "editor") };
 });
 
@@ -165,7 +168,12 @@ function AreaPanel({ area }: { area: NavArea }) {
             </div>
             <div className="field">
               <label htmlFor={id("page")}>Page</label>
-              <select id={id("page")} name="pageId" defaultValue={values.pageId ?? ""} aria-invalid={errors.pageId ? true : undefined}>
+              <select
+                id={id("page")}
+                name="pageId"
+                defaultValue={values.pageId ?? ""}
+                aria-invalid={errors.pageId ? true : undefined}
+              >
                 <option value="">— or an address below —</option>
                 {pages.map((p) => (
                   <option key={p.id} value={p.id}>
@@ -209,8 +217,13 @@ export default function Navigation() {
         <Link to="/website">All pages</Link>
       </p>
       <h1>Navigation</h1>
-      <p>What visitors find in your site&apos;s header and footer. Links to unpublished pages stay hidden until you publish them.</p>
-      {result?.intent === "links" ? <FormMessage message={result.message} tone={result.ok ? "success" : "error"} /> : null}
+      <p>
+        What visitors find in your site&apos;s header and footer. Links to unpublished pages stay hidden until you
+        publish them.
+      </p>
+      {result?.intent === "links" ? (
+        <FormMessage message={result.message} tone={result.ok ? "success" : "error"} />
+      ) : null}
       {NAV_AREAS.map((area) => (
         <AreaPanel key={area} area={area} />
       ))}

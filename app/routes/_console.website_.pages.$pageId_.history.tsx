@@ -76,8 +76,8 @@ export default function PageHistory() {
       </p>
       <h1>History of {page.title}</h1>
       <p>
-        Every save, publish and restore, newest first (the latest {KEPT_REVISIONS} are kept). Restoring one makes it
-        the draft again; visitors see it once you publish.
+        Every save, publish and restore, newest first (the latest {KEPT_REVISIONS} are kept). Restoring one makes it the
+        draft again; visitors see it once you publish.
       </p>
       {result && !result.ok ? <FormMessage message={result.message} /> : null}
       <section className="panel" aria-labelledby="revisions">

@@ -1,6 +1,12 @@
 // /website/pages/new — a new page: title, address, whether it goes in the site's menu. It opens in the editor
 // with a first block to fill in. Editors and above.
-import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { parseForm, runForm, type FormResult } from "~/lib/forms.server";

@@ -12,10 +12,7 @@ export const loader = apiRoute({
     const { pages } = await editorPages(request, context);
     const { page, ...window } = pageOf(request, PAGE_SIZE);
     const { revisions, total } = await pages.revisions(params.pageId!, window);
-    return Response.json(
-      { revisions, page, pageCount: pageCount(total, PAGE_SIZE), total },
-      { headers: NO_STORE },
-    );
+    return Response.json({ revisions, page, pageCount: pageCount(total, PAGE_SIZE), total }, { headers: NO_STORE });
   },
 });
 

@@ -41,7 +41,12 @@ export function pageHead(data: HeadData | undefined, home: boolean): MetaDescrip
     title,
     description,
     image: data.shareImage
-      ? { url: data.shareImage.src, width: data.shareImage.width, height: data.shareImage.height, alt: data.shareImage.alt }
+      ? {
+          url: data.shareImage.src,
+          width: data.shareImage.width,
+          height: data.shareImage.height,
+          alt: data.shareImage.alt,
+        }
       : null,
     jsonLd: page
       ? [
@@ -51,7 +56,11 @@ export function pageHead(data: HeadData | undefined, home: boolean): MetaDescrip
             name: page.title,
             url: new URL(path, `${origin}/`).toString(),
             ...(description ? { description } : {}),
-            isPartOf: { "@type": "WebSite", name: siteName, url: new URL(path.split("/").slice(0, 2).join("/"), `${origin}/`).toString() },
+            isPartOf: {
+              "@type": "WebSite",
+              name: siteName,
+              url: new URL(path.split("/").slice(0, 2).join("/"), `${origin}/`).toString(),
+            },
           },
         ]
       : [],

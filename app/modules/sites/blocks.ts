@@ -58,7 +58,8 @@ const href = z
     message: "Use a web address (https://…), a path on your site (/…), mailto: or tel:",
   });
 const fileId = z.string().trim().max(64, "Choose an image from your media library");
-const markdown = (label: string) => z.string({ message: `Write ${label}` }).max(20_000, "Use at most 20,000 characters");
+const markdown = (label: string) =>
+  z.string({ message: `Write ${label}` }).max(20_000, "Use at most 20,000 characters");
 
 export const HeroBlock = z
   .object({
@@ -70,7 +71,8 @@ export const HeroBlock = z
     ctaHref: href.optional().transform((v) => v ?? ""),
   })
   .superRefine((b, ctx) => {
-    if (b.ctaLabel && !b.ctaHref) ctx.addIssue({ code: "custom", path: ["ctaHref"], message: "Say where the button goes" });
+    if (b.ctaLabel && !b.ctaHref)
+      ctx.addIssue({ code: "custom", path: ["ctaHref"], message: "Say where the button goes" });
     if (b.ctaHref && !b.ctaLabel) ctx.addIssue({ code: "custom", path: ["ctaLabel"], message: "Label the button" });
   });
 

@@ -68,7 +68,8 @@ export async function seedDemoPages(db: Db, workspaceId: string, media: Record<s
         },
         {
           question: "Is there seating, and are dogs welcome?",
-          answer: "We have twelve seats inside and a bench by the water. Well-behaved dogs are very welcome; there is always a bowl of water by the door.",
+          answer:
+            "We have twelve seats inside and a bench by the water. Well-behaved dogs are very welcome; there is always a bowl of water by the door.",
         },
       ],
     },
@@ -117,7 +118,9 @@ export async function seedDemoPages(db: Db, workspaceId: string, media: Record<s
         "inland, our butter from the dairy across the bay, and we compost what we do not sell.",
       ].join("\n"),
     },
-    ...(media.team ? [{ type: "image", imageId: media.team.id, caption: "The morning shift, at 5 am." } as BlockInput] : []),
+    ...(media.team
+      ? [{ type: "image", imageId: media.team.id, caption: "The morning shift, at 5 am." } as BlockInput]
+      : []),
     {
       type: "cta",
       heading: "Come and say hello",
@@ -127,7 +130,11 @@ export async function seedDemoPages(db: Db, workspaceId: string, media: Record<s
     },
   ];
 
-  const homePage = await pages.create(SEED, { title: "Home", description: "Sourdough, pastries and coffee by the harbour, baked every morning since 2009." }, home);
+  const homePage = await pages.create(
+    SEED,
+    { title: "Home", description: "Sourdough, pastries and coffee by the harbour, baked every morning since 2009." },
+    home,
+  );
   const menuPage = await pages.create(
     SEED,
     { title: "What we bake", slug: "menu", description: "Our breads, pastries and coffee, with prices." },
@@ -135,7 +142,11 @@ export async function seedDemoPages(db: Db, workspaceId: string, media: Record<s
   );
   const storyPage = await pages.create(
     SEED,
-    { title: "Our story", slug: "about", description: "How a harbour bakery with one oven became a neighbourhood habit." },
+    {
+      title: "Our story",
+      slug: "about",
+      description: "How a harbour bakery with one oven became a neighbourhood habit.",
+    },
     story,
   );
   for (const page of [homePage, menuPage, storyPage]) await pages.publish(SEED, page.id);

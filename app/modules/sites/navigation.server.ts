@@ -8,7 +8,14 @@ import { isoNow } from "~/lib/clock.server";
 import { invalid, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
-import { MAX_LINKS_PER_AREA, NavLabel, type NavArea, type NavLinkInput, type NavLinkView, type SiteLink } from "./navigation";
+import {
+  MAX_LINKS_PER_AREA,
+  NavLabel,
+  type NavArea,
+  type NavLinkInput,
+  type NavLinkView,
+  type SiteLink,
+} from "./navigation";
 import type { PageActor } from "./pages.server";
 
 export { NAV_AREAS, NavLinkInput, type NavArea, type NavLinkView, type SiteLink } from "./navigation";

@@ -56,4 +56,3 @@ export const NavLinkInput = z
       });
   });
 export type NavLinkInput = z.output<typeof NavLinkInput>;
-

@@ -68,7 +68,6 @@ export interface RevisionView {
   createdAt: string;
 }
 
-
 /** Renders a draft's Markdown (rich text, FAQ answers) to sanitised HTML: at save, and for the preview. */
 export function renderDraft(input: Pick<PageDraftInput, "title" | "description" | "blocks">): PageContent {
   return {
@@ -100,7 +99,10 @@ export function editableBlocks(content: PageContent): BlockInput[] {
 function assertSlugAllowed(slug: string) {
   if (isReservedPageSlug(slug))
     throw invalid(`“${slug}” is kept for the site's own pages`, [
-      { field: "slug", message: `“${slug}” is kept for the site's own pages (shop, contact, policies…): choose another` },
+      {
+        field: "slug",
+        message: `“${slug}” is kept for the site's own pages (shop, contact, policies…): choose another`,
+      },
     ]);
 }
 
@@ -206,7 +208,13 @@ export function pagesOf(db: Db, workspaceId: string) {
   }
 
   /** Stores `input` as the draft (and a "saved" revision) inside `trx`; answers the stored row. */
-  async function writeDraft(trx: Db, actor: PageActor, row: PageRow, input: PageDraftInput, kind: "saved" | "restored") {
+  async function writeDraft(
+    trx: Db,
+    actor: PageActor,
+    row: PageRow,
+    input: PageDraftInput,
+    kind: "saved" | "restored",
+  ) {
     const draft = JSON.stringify(renderDraft(input));
     const at = isoNow();
     await trx
@@ -387,7 +395,11 @@ export function pagesOf(db: Db, workspaceId: string) {
     async remove(actor: PageActor, id: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const row = await rowOrThrow(id, trx);
-        await trx.deleteFrom("site_nav_links").where("workspace_id", "=", workspaceId).where("page_id", "=", id).execute();
+        await trx
+          .deleteFrom("site_nav_links")
+          .where("workspace_id", "=", workspaceId)
+          .where("page_id", "=", id)
+          .execute();
         await trx
           .deleteFrom("site_page_revisions")
           .where("workspace_id", "=", workspaceId)
@@ -447,17 +459,15 @@ export function pagesOf(db: Db, workspaceId: string) {
       ]);
       return {
         total: Number(total?.n ?? 0),
-        revisions: found.map(
-          (r): RevisionView => ({
-            id: r.id,
-            number: r.number,
-            kind: r.kind as RevisionView["kind"],
-            title: parse(r.content).title,
-            slug: r.slug,
-            authorEmail: r.email ?? null,
-            createdAt: r.created_at,
-          }),
-        ),
+        revisions: found.map((r): RevisionView => ({
+          id: r.id,
+          number: r.number,
+          kind: r.kind as RevisionView["kind"],
+          title: parse(r.content).title,
+          slug: r.slug,
+          authorEmail: r.email ?? null,
+          createdAt: r.created_at,
+        })),
       };
     },
 
@@ -545,7 +555,6 @@ export async function publishedPage(
     content: parse(row.published),
   };
 }
-
 
 export function publicImage(siteSlug: string, item: MediaItem, width = 960): PublicImage {
   return {

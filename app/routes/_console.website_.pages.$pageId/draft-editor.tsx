@@ -102,7 +102,8 @@ export function DraftEditor() {
                   <div className="block-tools">
                     {index > 0 ? (
                       <button type="submit" name="intent" value={`up:${index}`} className="secondary">
-                        <span aria-hidden="true">↑ </span>Move up<span className="visually-hidden">{` block ${index + 1}`}</span>
+                        <span aria-hidden="true">↑ </span>Move up
+                        <span className="visually-hidden">{` block ${index + 1}`}</span>
                       </button>
                     ) : null}
                     {index < draft.blocks.length - 1 ? (
