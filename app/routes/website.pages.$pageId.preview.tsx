@@ -98,13 +98,15 @@ export default function PagePreview() {
   const preview = (posted ?? loaded) as Preview & Partial<FormResult>;
   const errors = Object.entries(preview.fieldErrors ?? {});
   return (
-    <>
+    <div className="site">
+      {/* The site's own theme (colours, fonts), as its public pages link it; a stylesheet link is allowed in the body. */}
+      <link rel="stylesheet" href={`/${preview.site.slug}/theme.css`} />
       <div className="preview-bar" role="note">
         <span>{`Preview · ${preview.label} · not visible to visitors`}</span>
         <a href={`/website/pages/${preview.pageId}`}>Back to the editor</a>
       </div>
-      <header className="site-header">
-        <a href={`/${preview.site.slug}`}>{preview.site.name}</a>
+      <header className="preview-site-header">
+        <span className="preview-site-name">{preview.site.name}</span>
       </header>
       <main className="site-main">
         {preview.content ? (
@@ -123,6 +125,6 @@ export default function PagePreview() {
           </div>
         )}
       </main>
-    </>
+    </div>
   );
 }
