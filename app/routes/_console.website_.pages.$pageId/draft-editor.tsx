@@ -142,7 +142,13 @@ export function DraftEditor() {
 
       {canEdit ? (
         <div className="save-bar">
-          {editing?.message ? <FormMessage message={editing.message} tone={editing.ok ? "success" : "error"} /> : null}
+          {editing?.message ? (
+            <FormMessage
+              // The field's own message sits beside it; here, only what to do.
+              message={Object.keys(errors).length ? "Not saved: fix the highlighted fields above." : editing.message}
+              tone={editing.ok ? "success" : "error"}
+            />
+          ) : null}
           <button type="submit" name="intent" value="save">
             Save draft
           </button>
