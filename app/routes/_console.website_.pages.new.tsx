@@ -28,10 +28,11 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
 
 const NewPageForm = z.object({
   title: PageTitle,
+  // Left empty (or not sent at all), the address is made from the title.
   slug: z
     .string()
-    .trim()
-    .transform((v) => v || undefined)
+    .optional()
+    .transform((v) => v?.trim() || undefined)
     .pipe(PageSlug.optional()),
   description: PageDescription,
   inNavigation: z
