@@ -42,7 +42,8 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
     if (applied.length) logger.info({ migrations: applied }, "database migrated");
 
     // The credentials go to the start-up banner (announce), not into a log record.
-    if (env.SEED_DEMO && (await seedDemo(handle.db))) logger.info({ email: DEMO_OPERATOR.email }, "demo data seeded");
+    if (env.SEED_DEMO && (await seedDemo(handle.db, env)))
+      logger.info({ email: DEMO_OPERATOR.email }, "demo data seeded");
     const demo = await demoState(handle.db);
     if (env.production && demo) {
       logger.warn(

@@ -18,6 +18,7 @@ import type { MailTables } from "./schema/mail";
 import type { OAuthTables } from "./schema/oauth";
 import type { RateLimitTables } from "./schema/rate-limit";
 import type { SitesBrandingTables } from "./schema/sites-branding";
+import type { SitesPagesTables } from "./schema/sites-pages";
 import type { SitesPoliciesTables } from "./schema/sites-policies";
 import type { SopsTables } from "./schema/sops";
 import type { TenancyTables } from "./schema/tenancy";
@@ -40,6 +41,7 @@ export interface Database
     HealthTables,
     FilesTables,
     SitesBrandingTables,
+    SitesPagesTables,
     SitesPoliciesTables {}
 
 // Every owner's types stay importable from "~db/schema", so callers need not know which file holds a table.
@@ -55,6 +57,7 @@ export * from "./schema/mail";
 export * from "./schema/oauth";
 export * from "./schema/rate-limit";
 export * from "./schema/sites-branding";
+export * from "./schema/sites-pages";
 export * from "./schema/sites-policies";
 export * from "./schema/sops";
 export * from "./schema/tenancy";

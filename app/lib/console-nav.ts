@@ -40,6 +40,7 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
   {
     label: "Website",
     entries: [
+      { label: "Pages", to: "/website", end: true, scope: "workspace" },
       { label: "Branding", to: "/website/branding", scope: "workspace", role: "admin" },
       { label: "Media", to: "/website/media", scope: "workspace" },
       { label: "Business profile", to: "/website/profile", scope: "workspace", role: "admin" },

@@ -14,7 +14,7 @@ import { oauthModule } from "./oauth/module.server";
 import { outboundModule } from "./outbound/module.server";
 import { rateLimitModule } from "./rate-limit/module.server";
 import { secretsModule } from "./secrets/module.server";
-import { siteBrandingModule } from "./sites/branding-module.server";
+import { sitesModule } from "./sites/module.server";
 import { sopsModule } from "./sops/module.server";
 
 export const MODULES: readonly AtriumModule[] = [
@@ -27,7 +27,7 @@ export const MODULES: readonly AtriumModule[] = [
   oauthModule,
   sopsModule,
   filesModule,
-  siteBrandingModule,
+  sitesModule,
   contactsModule,
   // Last: it starts once every module's handlers exist, and stops first, so no job is still running on a
   // service another module has already stopped.

@@ -1,39 +1,46 @@
-import type { MetaFunction } from "@remix-run/node";
-import { useRouteLoaderData } from "@remix-run/react";
-import { chromeMeta, chromeOf, SITE_LAYOUT_ID } from "~/site/chrome";
-import { siteMeta } from "~/site/meta";
-import type { loader as siteLoader } from "./$site";
+// /{site} — the site's home page: the page marked home, once published; until then a designed welcome.
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { page } from "~/lib/routes.server";
+import { loadPublicPage } from "~/modules/sites/public-page.server";
+import { PageContentView } from "~/site/blocks";
+import { pageHead } from "~/site/page-head";
+import { chromeMeta } from "~/site/chrome";
+import type { RouteHandle } from "~/ui/handle";
+import blocksCss from "~/styles/site-blocks.css?url";
 
-// Placeholder until the pages module's home page (issue13-pages) replaces this file; it shows the pattern
-// every public page's meta follows: siteMeta(...) plus chromeMeta(matches).
-export const meta: MetaFunction = ({ matches, location }) => {
-  const site = chromeOf(matches);
-  if (!site) return [];
-  return [
-    ...siteMeta({
-      siteName: site.name,
-      origin: site.origin,
-      path: location.pathname,
-      title: site.name,
-      description: site.profile.tagline || `${site.name}, on Atrium`,
-      image: site.socialImage ? { url: site.socialImage.src, alt: site.socialImage.alt } : null,
-    }),
-    ...chromeMeta(matches),
-  ];
-};
+export const handle: RouteHandle = { hydrate: false };
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: blocksCss }];
+
+export const loader = page("public", ({ request, context, params }: LoaderFunctionArgs) =>
+  loadPublicPage(request, context, params.site, null),
+);
+
+const ownMeta: MetaFunction<typeof loader> = ({ data }) => pageHead(data, true);
+
+export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => ({
+  "Cache-Control": loaderHeaders.get("Cache-Control") ?? parentHeaders.get("Cache-Control") ?? "no-store",
+});
+
+// The layout's favicon and theme colour as well: a page's `meta` replaces the layout's (app/site/chrome.ts).
+export const meta: MetaFunction<typeof loader> = (args) => [...ownMeta(args), ...chromeMeta(args.matches)];
 
 export default function SiteHome() {
-  const site = useRouteLoaderData<typeof siteLoader>(SITE_LAYOUT_ID);
-  if (!site) return null;
+  const data = useLoaderData<typeof loader>();
+  if (data.page) return <PageContentView content={data.page.content} images={data.images} siteSlug={data.siteSlug} />;
   return (
-    <section className="site-welcome">
-      <div className="site-container site-welcome__inner">
-        <div className="site-prose">
-          <p className="site-welcome__kicker">Welcome</p>
-          <h1>{site.name}</h1>
-          <p className="site-lead">{site.profile.tagline || `Welcome to ${site.name}.`}</p>
+    <div className="page-blocks">
+      <section className="block block-hero block-welcome">
+        <div className="block-inner block-hero__inner">
+          <div className="block-hero__text">
+            <h1 className="block-hero__heading">{data.siteName}</h1>
+            <p className="block-hero__lead">
+              Our new website is on its way. Thank you for stopping by — come back soon.
+            </p>
+          </div>
         </div>
-      </div>
-    </section>
+      </section>
+    </div>
   );
 }

@@ -11,6 +11,7 @@ import { policyPath } from "~/modules/sites/policy-kinds";
 import { ContactForm } from "~/site/contact-form";
 import { contactFormState, contactPagePath } from "~/site/contact-form-state";
 import { siteMeta } from "~/site/meta";
+import { chromeMeta } from "~/site/chrome";
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   const site = await resolveSiteBySlug(context.services.db, params.site);
@@ -27,10 +28,9 @@ export const loader = page("public", async ({ request, params, context }: Loader
   };
 });
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
+const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
   data
-    ? // LEAD: add `...chromeMeta(matches)` (favicon, theme colour) once app/site/chrome.ts is merged.
-      siteMeta({
+    ? siteMeta({
         siteName: data.name,
         origin: data.origin,
         path: contactPagePath(data.slug),
@@ -115,6 +115,9 @@ function ContactDetails({ profile }: { profile?: ProfileContact }) {
     </aside>
   );
 }
+
+// The layout's favicon and theme colour as well: a page's `meta` replaces the layout's (app/site/chrome.ts).
+export const meta: MetaFunction<typeof loader> = (args) => [...ownMeta(args), ...chromeMeta(args.matches)];
 
 export default function ContactPage() {
   const { name, slug, state, privacyHref } = useLoaderData<typeof loader>();

@@ -8,6 +8,7 @@ import { policiesOf, policyDescription } from "~/modules/sites/policies.server";
 import { isPolicyKind, policyPath } from "~/modules/sites/policy-kinds";
 import { siteMeta } from "~/site/meta";
 import siteContactCss from "~/styles/site-contact.css?url";
+import { chromeMeta } from "~/site/chrome";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteContactCss }];
 
@@ -37,7 +38,7 @@ export const loader = page("public", async ({ request, params, context }: Loader
   };
 });
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
+const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
   data
     ? siteMeta({
         siteName: data.name,
@@ -55,6 +56,9 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", {
   year: "numeric",
   timeZone: "UTC",
 });
+
+// The layout's favicon and theme colour as well: a page's `meta` replaces the layout's (app/site/chrome.ts).
+export const meta: MetaFunction<typeof loader> = (args) => [...ownMeta(args), ...chromeMeta(args.matches)];
 
 export default function PolicyPage() {
   const { slug, policy } = useLoaderData<typeof loader>();

@@ -8,6 +8,7 @@ import { policiesOf, policyDescription } from "~/modules/sites/policies.server";
 import { policyPath } from "~/modules/sites/policy-kinds";
 import { siteMeta } from "~/site/meta";
 import siteContactCss from "~/styles/site-contact.css?url";
+import { chromeMeta } from "~/site/chrome";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteContactCss }];
 
@@ -24,7 +25,7 @@ export const loader = page("public", async ({ request, params, context }: Loader
   };
 });
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
+const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
   data
     ? siteMeta({
         siteName: data.name,
@@ -34,6 +35,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
         description: `How ${data.name} handles your data, orders, refunds and deliveries.`,
       })
     : [];
+
+// The layout's favicon and theme colour as well: a page's `meta` replaces the layout's (app/site/chrome.ts).
+export const meta: MetaFunction<typeof loader> = (args) => [...ownMeta(args), ...chromeMeta(args.matches)];
 
 export default function Policies() {
   const { name, slug, policies } = useLoaderData<typeof loader>();

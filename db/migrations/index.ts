@@ -14,6 +14,7 @@ import * as m0012 from "./0012-health-probe";
 import * as m0013 from "./0013-tenancy-invitations";
 import * as m0014 from "./0014-auth-known-addresses";
 import * as m0015 from "./0015-files";
+import * as m0016 from "./0016-sites-pages";
 import * as m0017 from "./0017-sites-branding";
 import * as m0018 from "./0018-sites-policies";
 import * as m0019 from "./0019-contacts-messages";
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   "0013-tenancy-invitations": m0013,
   "0014-auth-known-addresses": m0014,
   "0015-files": m0015,
+  "0016-sites-pages": m0016,
   "0017-sites-branding": m0017,
   "0018-sites-policies": m0018,
   "0019-contacts-messages": m0019,

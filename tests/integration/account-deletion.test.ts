@@ -85,6 +85,11 @@ describe("deleting an account", () => {
     const triggerSecret = await consoleTrigger(leaving.client, sopId);
     expect((await trigger(server.url, sopId, triggerSecret, { a: 1 })).status).toBe(202);
 
+    // A website page with its revision and its menu link.
+    expect(
+      (await leaving.client.post("/website/pages/new", { title: "Leaving page", inNavigation: "on" })).status,
+    ).toBe(302);
+
     // An OAuth app the leaving user registered, and their consent to the neighbour's app, with a token used once.
     const ownApp = await leaving.client.post("/settings/integrations/oauth-apps", {
       intent: "register",
@@ -170,6 +175,9 @@ describe("deleting an account", () => {
         "oauth_codes",
         "oauth_tokens",
         "oauth_rate_windows",
+        "site_pages",
+        "site_page_revisions",
+        "site_nav_links",
       ]),
     );
 

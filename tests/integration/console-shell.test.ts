@@ -19,7 +19,7 @@ afterAll(() => server.close());
 describe("console paths not built yet", () => {
   it.each([
     "/shop",
-    "/website",
+    "/website/domains",
     "/inbox/x/y",
     "/customers/x",
     "/scheduling/bookings/1",

@@ -5,10 +5,13 @@
  * `npm run db:seed` (the CLI).
  */
 import type { Db } from "~db/client";
+import type { Env } from "~/lib/env.server";
 import { createUser, findCredentials } from "~/modules/accounts/users.server";
 import { verifyPassword } from "~/modules/auth/password.server";
 import { seedDemoMedia } from "~/modules/files/demo.server";
 import { seedDemoBrand } from "~/modules/sites/demo-brand.server";
+import { seedDemoPages } from "~/modules/sites/demo-pages.server";
+import { seedDemoPolicies } from "~/modules/sites/policies.server";
 import { createWorkspace, findWorkspaceBySlug } from "~/modules/tenancy/workspaces.server";
 
 export const DEMO_OPERATOR = { email: "demo@atrium.test", password: "atrium-demo-password" } as const;
@@ -23,11 +26,16 @@ export async function isEmpty(db: Db): Promise<boolean> {
 }
 
 /** Seeds the demo only into an empty database; returns whether it did. */
-export async function seedDemo(db: Db): Promise<boolean> {
+export async function seedDemo(db: Db, env?: Env): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
   const user = await createUser(db, { ...DEMO_OPERATOR, tier: "pro" });
   const workspace = await createWorkspace(db, user.id, DEMO_WORKSPACE);
-  await seedDemoBrand(db, workspace.id, await seedDemoMedia(db, workspace.id));
+  // Harbor Bakery's site: its images (stored where the environment says), brand and business profile, pages
+  // with navigation, and policies — each through the module the console uses.
+  const media = await seedDemoMedia({ db, env }, workspace.id);
+  await seedDemoBrand(db, workspace.id, media);
+  await seedDemoPages(db, workspace.id, media);
+  await seedDemoPolicies(db, workspace.id);
   return true;
 }
 

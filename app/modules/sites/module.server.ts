@@ -2,12 +2,14 @@ import { defineModule } from "~/lib/module";
 import { registerFileUsage } from "~/modules/files/usage.server";
 import { brandingFileUsage } from "./branding.server";
 import { BRAND_IMPORT_JOB, brandImportHandler } from "./brand-import.server";
+import { pagesUsingFile } from "./pages.server";
 
-// The media library asks the branding whether a file is its logo, favicon or social image.
+// The media library's "where used": a file may be the logo, favicon or social image, or shown by pages' blocks.
 registerFileUsage("branding", brandingFileUsage);
+registerFileUsage("pages", pagesUsingFile);
 
-/** Branding, business profile and the brand import: the import's job handler. */
-export const siteBrandingModule = defineModule({
-  name: "site-branding",
+/** The website: pages, branding, business profile, policies; the brand import's job handler. */
+export const sitesModule = defineModule({
+  name: "sites",
   contributes: (services) => ({ jobs: { [BRAND_IMPORT_JOB]: brandImportHandler(services) } }),
 });

@@ -1,0 +1,73 @@
+/**
+ * What the public page routes (`/{site}` and `/{site}/{page}`) load, in one place: the site (ADR 005's site
+ * resolution), the published page, its images, and the absolute origin for the page's head. Three small
+ * queries: the site, the page row (its content rendered at save time), the images it shows.
+ */
+import { data, type AppLoadContext } from "@remix-run/node";
+import { cacheControlFor, resolveOrigin } from "~/modules/hosts/hosts.server";
+import { resolveSiteBySlug } from "~/modules/access/site.server";
+import type { PageContent, PublicImage, PublicImages } from "./blocks";
+import { imagesOf, pagePath, publishedPage } from "./pages.server";
+
+export interface PublicPageData {
+  siteName: string;
+  siteSlug: string;
+  origin: string;
+  path: string;
+  page: { title: string; description: string; content: PageContent; publishedAt: string } | null;
+  images: PublicImages;
+  /** The page's first image, for Open Graph. */
+  shareImage: PublicImage | null;
+}
+
+const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
+
+/** A published page's data, or the site's home (`page: null` when none is published yet). Throws the 404s. */
+export async function loadPublicPage(
+  request: Request,
+  context: AppLoadContext,
+  siteSlug: string | undefined,
+  pageSlug: string | null,
+) {
+  context.request.log.callerType = "public";
+  const { db } = context.services;
+  const site = await resolveSiteBySlug(db, siteSlug);
+  if (!site) {
+    context.request.log.failure = "missing-data";
+    throw notFound();
+  }
+  const { workspace } = site;
+  const [found, resolved] = await Promise.all([
+    publishedPage(db, workspace.id, pageSlug === null ? { home: true } : { slug: pageSlug }),
+    resolveOrigin(request, context),
+  ]);
+  // An unpublished or unknown page, or the home page asked for by its slug (it lives at `/{site}`).
+  if (pageSlug !== null && (!found || found.isHome)) {
+    if (found?.isHome) throw new Response(null, { status: 301, headers: { Location: `/${workspace.slug}` } });
+    context.request.log.failure = "missing-data";
+    throw notFound();
+  }
+  const images = found ? await imagesOf(db, workspace.id, workspace.slug, found.content.blocks) : {};
+  const firstImageId = found?.content.blocks.flatMap((b) =>
+    b.type === "hero" || b.type === "image" ? (b.imageId ? [b.imageId] : []) : b.type === "gallery" ? b.imageIds : [],
+  )[0];
+  const body: PublicPageData = {
+    siteName: workspace.name,
+    siteSlug: workspace.slug,
+    origin: resolved.origin,
+    path: found ? pagePath(workspace.slug, found) : `/${workspace.slug}`,
+    page: found
+      ? {
+          title: found.content.title,
+          description: found.content.description,
+          content: found.content,
+          publishedAt: found.publishedAt,
+        }
+      : null,
+    images,
+    shareImage: (firstImageId && images[firstImageId]) || null,
+  };
+  return data(body, {
+    headers: { "Cache-Control": cacheControlFor(resolved, "public, max-age=0, must-revalidate") },
+  });
+}

@@ -1,0 +1,62 @@
+// /{site}/{pageSlug} — a published page of the site; an unpublished or unknown page is the site's 404.
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { page } from "~/lib/routes.server";
+import { PAGE_SLUG_PATTERN } from "~/modules/sites/blocks";
+import { loadPublicPage } from "~/modules/sites/public-page.server";
+import { PageContentView } from "~/site/blocks";
+import { pageHead } from "~/site/page-head";
+import { chromeMeta } from "~/site/chrome";
+import type { RouteHandle } from "~/ui/handle";
+import blocksCss from "~/styles/site-blocks.css?url";
+
+export const handle: RouteHandle = { hydrate: false };
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: blocksCss }];
+
+export const loader = page("public", ({ request, context, params }: LoaderFunctionArgs) => {
+  const slug = params.page ?? "";
+  // Not a page's address at all (upper case, dots, …): no need to ask the database.
+  if (!PAGE_SLUG_PATTERN.test(slug)) {
+    context.request.log.callerType = "public";
+    context.request.log.failure = "missing-data";
+    throw new Response(null, { status: 404, statusText: "Not Found" });
+  }
+  return loadPublicPage(request, context, params.site, slug);
+});
+
+const ownMeta: MetaFunction<typeof loader> = ({ data }) => pageHead(data, false);
+
+export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => ({
+  "Cache-Control": loaderHeaders.get("Cache-Control") ?? parentHeaders.get("Cache-Control") ?? "no-store",
+});
+
+// The layout's favicon and theme colour as well: a page's `meta` replaces the layout's (app/site/chrome.ts).
+export const meta: MetaFunction<typeof loader> = (args) => [...ownMeta(args), ...chromeMeta(args.matches)];
+
+export default function SitePage() {
+  const data = useLoaderData<typeof loader>();
+  if (!data.page) return null;
+  return <PageContentView content={data.page.content} images={data.images} siteSlug={data.siteSlug} />;
+}
+
+/** Inside the site's own header and footer: the visitor keeps the site's navigation. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="page-blocks">
+      <section className="block page-title page-missing">
+        <div className="block-inner">
+          <title>{missing ? "Page not found" : "Something went wrong"}</title>
+          <h1>{missing ? "Page not found" : "Something went wrong"}</h1>
+          <p className="page-title__lead">
+            {missing
+              ? "This page does not exist, or it is not published yet. Check the address, or start from the home page."
+              : "This page could not be shown right now. Please try again in a moment."}
+          </p>
+        </div>
+      </section>
+    </div>
+  );
+}

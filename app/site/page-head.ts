@@ -1,0 +1,68 @@
+/** The head of a public page built from blocks (`/{site}`, `/{site}/{page}`), through `siteMeta`. */
+import type { MetaDescriptor } from "@remix-run/node";
+import type { PageContent } from "~/modules/sites/blocks";
+import { siteMeta } from "./meta";
+
+interface HeadData {
+  siteName: string;
+  origin: string;
+  path: string;
+  page: { title: string; description: string; content: PageContent } | null;
+  shareImage: { src: string; width: number | null; height: number | null; alt: string } | null;
+}
+
+/** A description when the operator wrote none: the page's first words. */
+function firstWords(content: PageContent): string {
+  for (const block of content.blocks) {
+    if (block.type === "hero" && block.text) return block.text;
+    if (block.type === "richText") {
+      const text = block.html
+        .replace(/<[^>]+>/g, " ")
+        .replace(/&amp;/g, "&")
+        .replace(/&[a-z#0-9]+;/gi, " ")
+        .replace(/\s+/g, " ")
+        .trim();
+      if (text) return text.length > 160 ? `${text.slice(0, 159).trimEnd()}…` : text;
+    }
+  }
+  return "";
+}
+
+export function pageHead(data: HeadData | undefined, home: boolean): MetaDescriptor[] {
+  if (!data) return [];
+  const { siteName, origin, path, page } = data;
+  const title = home ? (page && page.title !== "Home" ? page.title : siteName) : (page?.title ?? siteName);
+  const description =
+    page?.description || (page ? firstWords(page.content) : "") || `${siteName}: opening soon. Come back shortly.`;
+  return siteMeta({
+    siteName,
+    origin,
+    path,
+    title,
+    description,
+    image: data.shareImage
+      ? {
+          url: data.shareImage.src,
+          width: data.shareImage.width,
+          height: data.shareImage.height,
+          alt: data.shareImage.alt,
+        }
+      : null,
+    jsonLd: page
+      ? [
+          {
+            "@context": "https://schema.org",
+            "@type": "WebPage",
+            name: page.title,
+            url: new URL(path, `${origin}/`).toString(),
+            ...(description ? { description } : {}),
+            isPartOf: {
+              "@type": "WebSite",
+              name: siteName,
+              url: new URL(path.split("/").slice(0, 2).join("/"), `${origin}/`).toString(),
+            },
+          },
+        ]
+      : [],
+  });
+}
