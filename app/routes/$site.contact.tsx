@@ -124,7 +124,7 @@ export default function ContactPage() {
   // The business profile comes with the layout's data once the branding/profile work is merged (SiteChrome).
   const chrome = useRouteLoaderData("routes/$site") as { profile?: ProfileContact } | undefined;
   return (
-    <div className="site-container site-contact-page">
+    <div className="site-container site-section site-contact-page">
       <header className="site-contact-page-header">
         <h1>Contact {name}</h1>
         <p>Questions, orders, feedback — write to us and we will answer by e-mail as soon as we can.</p>

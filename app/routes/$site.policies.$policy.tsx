@@ -63,7 +63,7 @@ export const meta: MetaFunction<typeof loader> = (args) => [...ownMeta(args), ..
 export default function PolicyPage() {
   const { slug, policy } = useLoaderData<typeof loader>();
   return (
-    <article className="site-container site-policy">
+    <article className="site-container site-section site-policy">
       <h1>{policy.title}</h1>
       <p className="site-policy-updated">
         Last updated <time dateTime={policy.updatedAt}>{dateFormat.format(new Date(policy.updatedAt))}</time>
@@ -79,7 +79,7 @@ export default function PolicyPage() {
 export function ErrorBoundary() {
   const { site } = useParams();
   return (
-    <div className="site-container site-notfound">
+    <div className="site-container site-section site-notfound">
       <title>Policy not found</title>
       <h1>Policy not found</h1>
       <p>This policy is not published. It may have been withdrawn, or the link may have a typo.</p>

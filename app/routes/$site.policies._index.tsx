@@ -42,7 +42,7 @@ export const meta: MetaFunction<typeof loader> = (args) => [...ownMeta(args), ..
 export default function Policies() {
   const { name, slug, policies } = useLoaderData<typeof loader>();
   return (
-    <div className="site-container">
+    <div className="site-container site-section">
       <h1>Policies</h1>
       {policies.length === 0 ? (
         <p>{name} has not published any policies yet. If you have a question, please get in touch.</p>

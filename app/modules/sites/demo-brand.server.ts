@@ -28,7 +28,7 @@ export async function seedDemoBrand(db: Db, workspaceId: string, media: Record<s
   const christmas = nextChristmas();
   const boxingDay = christmas.replace(/-25$/, "-26");
   await profileOf(db, workspaceId).save(null, {
-    tagline: "Sourdough, pastries and good coffee by the harbour since 1998.",
+    tagline: "Sourdough, pastries and good coffee by the harbour since 2009.",
     timeZone: "Europe/London",
     currency: "GBP",
     address: {
