@@ -1,11 +1,13 @@
 /**
  * The get-started checklist. Each item is ticked from the workspace's real state, never by a click, and
- * links to the page where it is done. Later capabilities append their own item here (branding set, first
- * page published, API key created) once their page exists: the list only links to pages that exist.
+ * links to the page where it is done. Later capabilities append their own item here once their page exists:
+ * the list only links to pages that exist.
  */
 import type { Db } from "~db/client";
 import type { Tier } from "~db/schema";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
+import { brandingOf } from "~/modules/sites/branding.server";
+import { pagesOf, publishedPage } from "~/modules/sites/pages.server";
 import type { Workspace, WorkspaceRepo } from "~/modules/tenancy/workspaces.server";
 
 export interface ChecklistItem {
@@ -19,11 +21,17 @@ export interface ChecklistItem {
 
 export async function checklistFor(
   db: Db,
-  access: { workspace: Pick<Workspace, "slug">; repo: WorkspaceRepo },
+  access: { workspace: Pick<Workspace, "id" | "slug">; repo: WorkspaceRepo },
   operator: { id: string; tier: Tier },
 ): Promise<ChecklistItem[]> {
-  const [members, activeKeys] = await Promise.all([access.repo.listMembers(), apiKeysOf(db, operator).activeCount()]);
-  const { slug } = access.workspace;
+  const { id, slug } = access.workspace;
+  const [members, activeKeys, branding, pages, home] = await Promise.all([
+    access.repo.listMembers(),
+    apiKeysOf(db, operator).activeCount(),
+    brandingOf(db, id).get(),
+    pagesOf(db, id).count(),
+    publishedPage(db, id, { home: true }),
+  ]);
   return [
     {
       id: "workspace",
@@ -32,6 +40,30 @@ export async function checklistFor(
       done: true,
       href: "/settings",
       action: "Review name and address",
+    },
+    {
+      id: "brand",
+      title: "Make the site look like your business",
+      description: "Add your logo and colours, or import them from the website you have today.",
+      done: branding.updatedAt !== null,
+      href: "/website/branding",
+      action: "Set up your brand",
+    },
+    {
+      id: "first-page",
+      title: "Build your first page",
+      description: "Start with a home page: a headline, a few words about you, photos and a way to get in touch.",
+      done: pages > 0,
+      href: pages > 0 ? "/website" : "/website/pages/new",
+      action: pages > 0 ? "See your pages" : "Create a page",
+    },
+    {
+      id: "publish",
+      title: "Publish your site",
+      description: `Publish your home page, and visitors to /${slug} see your site instead of a "coming soon" page.`,
+      done: home !== null,
+      href: "/website",
+      action: "Publish a home page",
     },
     {
       id: "team",
