@@ -14,14 +14,14 @@ import { hydrates } from "~/ui/handle";
 import { useNonce } from "~/ui/nonce";
 import baseCss from "~/styles/base.css?url";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: baseCss },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: baseCss }];
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const interactive = hydrates(useMatches().map((m) => m.handle));
+  const matches = useMatches();
+  const interactive = hydrates(matches.map((m) => m.handle));
+  // A public site shows its own favicon (its branding's, through its meta) or none: never Atrium's.
+  const publicSite = matches.some((m) => m.id === "routes/$site");
   return (
     <html lang="en">
       <head>
@@ -29,6 +29,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        {publicSite ? null : <link rel="icon" href="/favicon.svg" type="image/svg+xml" />}
       </head>
       <body>
         {children}

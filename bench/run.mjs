@@ -42,7 +42,24 @@ const TARGETS = [
   // Atrium's counterpart of the reference's /api/live: what Atrium's own pipeline costs on top of bare Remix.
   { name: "liveness (Atrium's pipeline)", path: "/api/health/live", like: "route" },
   { name: "health (database check)", path: "/api/health", like: "route" },
-  { name: "public site page (SSR)", path: "/harbor-bakery", like: "page" },
+  // Issue 13's target: the demo's branded home page, server-rendered (no cache yet): navigation, a hero, rich
+  // text, a gallery, a call to action and an FAQ, with responsive images and the per-site theme. `expect` makes
+  // the preflight fail if the page is not that page (an empty site would measure something cheaper).
+  {
+    name: "branded home page (SSR, demo site)",
+    path: "/harbor-bakery",
+    like: "page",
+    expect: [
+      /class="site-nav"/,
+      /block-hero/,
+      /block-text/,
+      /block-gallery/,
+      /block-cta/,
+      /block-faq/,
+      /srcset="/i,
+      /theme\.css\?v=/,
+    ],
+  },
   {
     name: "token API (valid key, limiter on)",
     path: "/api/auth/me",
@@ -347,7 +364,7 @@ async function startAtrium(extraEnv = {}) {
 // Measuring.
 
 /** One request before the load, so a broken endpoint fails with its status and body, not just a count. */
-async function preflight(url, headers, sign) {
+async function preflight(url, headers, sign, expect = []) {
   const signed = sign?.();
   const response = await fetch(url, {
     method: signed ? "POST" : "GET",
@@ -359,6 +376,8 @@ async function preflight(url, headers, sign) {
   if (response.status < 200 || response.status > 299) {
     throw new Error(`${url} answered ${response.status} before the load:\n${body.slice(0, 500)}`);
   }
+  const missing = expect.filter((pattern) => !pattern.test(body));
+  if (missing.length) throw new Error(`${url} is not the page to measure: no match for ${missing.join(", ")}`);
 }
 
 async function load(url, headers, duration, connections, sign) {
@@ -383,7 +402,7 @@ async function measure(target, server, options) {
   const headers = typeof target.headers === "function" ? await target.headers(server) : target.headers;
   const sign = target.signed ? await target.signed(server) : undefined;
   process.stdout.write(`${target.name} (${target.method ?? "GET"} ${target.path}): `);
-  await preflight(url, headers, sign);
+  await preflight(url, headers, sign, target.expect);
   if (options.warmup > 0) {
     process.stdout.write("warm-up… ");
     await load(url, headers, options.warmup, options.connections, sign);

@@ -6,7 +6,7 @@ import { PAGE_SLUG_PATTERN } from "~/modules/sites/blocks";
 import { loadPublicPage } from "~/modules/sites/public-page.server";
 import { PageContentView } from "~/site/blocks";
 import { pageHead } from "~/site/page-head";
-import { chromeMeta } from "~/site/chrome";
+import { withSiteChrome } from "~/site/chrome";
 import type { RouteHandle } from "~/ui/handle";
 import blocksCss from "~/styles/site-blocks.css?url";
 
@@ -31,8 +31,8 @@ export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => ({
   "Cache-Control": loaderHeaders.get("Cache-Control") ?? parentHeaders.get("Cache-Control") ?? "no-store",
 });
 
-// The layout's favicon and theme colour as well: a page's `meta` replaces the layout's (app/site/chrome.ts).
-export const meta: MetaFunction<typeof loader> = (args) => [...ownMeta(args), ...chromeMeta(args.matches)];
+// With the site's favicon, theme colour and sharing image: a page's `meta` replaces the layout's.
+export const meta = withSiteChrome(ownMeta);
 
 export default function SitePage() {
   const data = useLoaderData<typeof loader>();

@@ -11,7 +11,7 @@ import { policyPath } from "~/modules/sites/policy-kinds";
 import { ContactForm } from "~/site/contact-form";
 import { contactFormState, contactPagePath } from "~/site/contact-form-state";
 import { siteMeta } from "~/site/meta";
-import { chromeMeta } from "~/site/chrome";
+import { withSiteChrome } from "~/site/chrome";
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   const site = await resolveSiteBySlug(context.services.db, params.site);
@@ -116,8 +116,8 @@ function ContactDetails({ profile }: { profile?: ProfileContact }) {
   );
 }
 
-// The layout's favicon and theme colour as well: a page's `meta` replaces the layout's (app/site/chrome.ts).
-export const meta: MetaFunction<typeof loader> = (args) => [...ownMeta(args), ...chromeMeta(args.matches)];
+// With the site's favicon, theme colour and sharing image: a page's `meta` replaces the layout's.
+export const meta = withSiteChrome(ownMeta);
 
 export default function ContactPage() {
   const { name, slug, state, privacyHref } = useLoaderData<typeof loader>();

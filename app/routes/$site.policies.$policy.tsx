@@ -8,7 +8,7 @@ import { policiesOf, policyDescription } from "~/modules/sites/policies.server";
 import { isPolicyKind, policyPath } from "~/modules/sites/policy-kinds";
 import { siteMeta } from "~/site/meta";
 import siteContactCss from "~/styles/site-contact.css?url";
-import { chromeMeta } from "~/site/chrome";
+import { withSiteChrome } from "~/site/chrome";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteContactCss }];
 
@@ -57,8 +57,8 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
 });
 
-// The layout's favicon and theme colour as well: a page's `meta` replaces the layout's (app/site/chrome.ts).
-export const meta: MetaFunction<typeof loader> = (args) => [...ownMeta(args), ...chromeMeta(args.matches)];
+// With the site's favicon, theme colour and sharing image: a page's `meta` replaces the layout's.
+export const meta = withSiteChrome(ownMeta);
 
 export default function PolicyPage() {
   const { slug, policy } = useLoaderData<typeof loader>();

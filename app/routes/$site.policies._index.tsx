@@ -8,7 +8,7 @@ import { policiesOf, policyDescription } from "~/modules/sites/policies.server";
 import { policyPath } from "~/modules/sites/policy-kinds";
 import { siteMeta } from "~/site/meta";
 import siteContactCss from "~/styles/site-contact.css?url";
-import { chromeMeta } from "~/site/chrome";
+import { withSiteChrome } from "~/site/chrome";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteContactCss }];
 
@@ -36,8 +36,8 @@ const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
       })
     : [];
 
-// The layout's favicon and theme colour as well: a page's `meta` replaces the layout's (app/site/chrome.ts).
-export const meta: MetaFunction<typeof loader> = (args) => [...ownMeta(args), ...chromeMeta(args.matches)];
+// With the site's favicon, theme colour and sharing image: a page's `meta` replaces the layout's.
+export const meta = withSiteChrome(ownMeta);
 
 export default function Policies() {
   const { name, slug, policies } = useLoaderData<typeof loader>();

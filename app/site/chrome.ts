@@ -5,7 +5,8 @@
  * layout renders it and page routes read it through `useRouteLoaderData("routes/$site")` or their meta's
  * `matches`.
  */
-import type { MetaDescriptor } from "@remix-run/node";
+import type { MetaDescriptor, MetaFunction } from "@remix-run/node";
+import { imageMeta } from "./meta";
 
 export interface ChromeImage {
   /** Site-relative address of the image (or its best variant). */
@@ -85,4 +86,24 @@ export function chromeMeta(matches: readonly MatchLike[]): MetaDescriptor[] {
     tags.push({ tagName: "link", rel: "apple-touch-icon", href: chrome.favicon.src });
   }
   return tags;
+}
+
+/**
+ * A public page's `meta`: the page's own tags (`siteMeta`), the site's social image when the page has none of
+ * its own, and `chromeMeta`. A page route's `meta` replaces the layout's, so each public page exports
+ * `meta = withSiteChrome(ownMeta)` and loses nothing the layout would have said.
+ */
+export function withSiteChrome<Loader>(own: MetaFunction<Loader>): MetaFunction<Loader> {
+  return (args) => {
+    const tags = own(args) ?? [];
+    const chrome = chromeOf(args.matches);
+    const hasImage = tags.some((tag) => "property" in tag && tag.property === "og:image");
+    if (hasImage || !chrome?.socialImage) return [...tags, ...chromeMeta(args.matches)];
+    const { src, width, height, alt } = chrome.socialImage;
+    return [
+      ...tags.filter((tag) => !("name" in tag && tag.name === "twitter:card")),
+      ...imageMeta(chrome.origin, { url: src, width, height, alt }),
+      ...chromeMeta(args.matches),
+    ];
+  };
 }

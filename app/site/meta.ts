@@ -33,6 +33,21 @@ export function absoluteUrl(origin: string, pathOrUrl: string): string {
   return new URL(pathOrUrl, `${origin}/`).toString();
 }
 
+/** The Open Graph and Twitter tags of a page's sharing image (with the large-image card). */
+export function imageMeta(origin: string, image: SiteMetaImage): MetaDescriptor[] {
+  const url = absoluteUrl(origin, image.url);
+  const tags: MetaDescriptor[] = [
+    { property: "og:image", content: url },
+    { name: "twitter:image", content: url },
+  ];
+  if (image.width) tags.push({ property: "og:image:width", content: String(image.width) });
+  if (image.height) tags.push({ property: "og:image:height", content: String(image.height) });
+  if (image.alt)
+    tags.push({ property: "og:image:alt", content: image.alt }, { name: "twitter:image:alt", content: image.alt });
+  tags.push({ name: "twitter:card", content: "summary_large_image" });
+  return tags;
+}
+
 export function siteMeta(input: SiteMetaInput): MetaDescriptor[] {
   const title = input.title === input.siteName ? input.title : `${input.title} · ${input.siteName}`;
   const canonical = absoluteUrl(input.origin, input.path);
@@ -48,20 +63,7 @@ export function siteMeta(input: SiteMetaInput): MetaDescriptor[] {
     { name: "twitter:title", content: input.title },
     { name: "twitter:description", content: input.description },
   ];
-  if (input.image) {
-    const url = absoluteUrl(input.origin, input.image.url);
-    tags.push({ property: "og:image", content: url }, { name: "twitter:image", content: url });
-    if (input.image.width) tags.push({ property: "og:image:width", content: String(input.image.width) });
-    if (input.image.height) tags.push({ property: "og:image:height", content: String(input.image.height) });
-    if (input.image.alt)
-      tags.push(
-        { property: "og:image:alt", content: input.image.alt },
-        { name: "twitter:image:alt", content: input.image.alt },
-      );
-    tags.push({ name: "twitter:card", content: "summary_large_image" });
-  } else {
-    tags.push({ name: "twitter:card", content: "summary" });
-  }
+  tags.push(...(input.image ? imageMeta(input.origin, input.image) : [{ name: "twitter:card", content: "summary" }]));
   if (input.noindex) tags.push({ name: "robots", content: "noindex" });
   for (const data of input.jsonLd ?? []) tags.push({ "script:ld+json": data });
   return tags;

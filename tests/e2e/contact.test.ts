@@ -92,7 +92,10 @@ describe("policies", () => {
     await operator.getByText("Saved and published on your site.").waitFor();
 
     await visitor.page.goto(`${suite.server.url}/${SLUG}/policies`);
-    await visitor.page.getByRole("link", { name: /Privacy policy/ }).click();
+    await visitor.page
+      .getByRole("main")
+      .getByRole("link", { name: /Privacy policy/ })
+      .click();
     await visitor.page.getByRole("heading", { name: "Privacy policy", level: 1 }).waitFor();
     await visitor.page.getByText("Harbor Bakery respects your privacy.").waitFor();
 

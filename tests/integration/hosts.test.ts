@@ -3,7 +3,7 @@
  * client chose). Raw node:http requests, since fetch will not send a Host of the test's choosing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "../helpers/client";
+import { createWorkspace, signUp } from "../helpers/client";
 import { raw } from "../helpers/raw-request";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -111,5 +111,16 @@ describe("with PUBLIC_URL, behind a trusted proxy", () => {
     expect(await generated.text()).toMatch(
       /curl -H &quot;Authorization: Bearer atr_[^"]+ https:\/\/atrium\.example\.test\/api\/auth\/me/,
     );
+  });
+
+  it("lets shared caches keep a public page, whose canonical and Open Graph addresses name the configured origin", async () => {
+    const { client } = await signUp(server.url);
+    await createWorkspace(client, "Canon Bakery", "canon-bakery");
+    const res = await raw(server, "GET", "/canon-bakery", { host: new URL(server.url).host });
+    expect(res.status).toBe(200);
+    expect(res.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    expect(res.body).toContain(`<link rel="canonical" href="${BASE}/canon-bakery"/>`);
+    expect(res.body).toContain(`<meta property="og:url" content="${BASE}/canon-bakery"/>`);
+    expect(res.body).not.toContain("127.0.0.1");
   });
 });
