@@ -60,8 +60,20 @@ const PAGES = [
   "/settings/outbox",
   "/settings/integrations/oauth-apps",
   "/settings/integrations/connected-apps",
+  "/website",
+  "/website/pages/new",
+  "/website/navigation",
+  "/website/branding",
+  "/website/media",
+  "/website/profile",
+  "/website/policies",
+  "/website/policies/privacy",
+  "/inbox",
   "/shop", // the console's own 404, inside the shell
   "/acme",
+  "/acme/contact",
+  "/acme/policies",
+  "/acme/no-such-page", // the site's own 404, inside its frame
   "/no-such-site",
 ];
 
