@@ -4,10 +4,13 @@
  * from another page being published. A viewer sees the same list; the home page moving to an unpublished
  * page un-ticks "publish", and the former home's "Home" menu link takes its own title.
  */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteNavigation } from "~/modules/sites/navigation.server";
 import { Client, addMember, createWorkspace, signUp } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
+import { tempDir } from "../helpers/temp";
 
 let server: TestServer;
 let owner: Client;
@@ -19,8 +22,21 @@ const STEPS = {
   publish: "Publish your site",
 } as const;
 
+const files = tempDir("atrium-get-started-files");
+/** An old website with nothing to import: no logo, icon, theme colour or share image. */
+let plainSite: Server;
+let plainSiteUrl = "";
+
 beforeAll(async () => {
-  server = await startServer();
+  plainSite = createServer((_req, res) =>
+    res
+      .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      .end("<!doctype html><html><head><title>Plain</title></head><body><p>Hello</p></body></html>"),
+  );
+  await new Promise<void>((resolve) => plainSite.listen(0, "127.0.0.1", resolve));
+  plainSiteUrl = `http://127.0.0.1:${(plainSite.address() as AddressInfo).port}`;
+  // The old website is on loopback, which the outbound guard refuses unless told otherwise (tests only).
+  server = await startServer({ FILES_DIR: files.path, OUTBOUND_ALLOW_PRIVATE: "true", JOBS_POLL_MS: "50" });
   owner = (await signUp(server.url)).client;
   await createWorkspace(owner, "Start Bakery", SITE);
   const v = await signUp(server.url);
@@ -33,7 +49,11 @@ beforeAll(async () => {
     .executeTakeFirstOrThrow();
   expect((await api(viewer, "/api/editor/session", "POST", { workspaceId: id })).status).toBe(200);
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await new Promise<void>((resolve) => plainSite.close(() => resolve()));
+  files.remove();
+});
 
 function api(client: Client, path: string, method = "GET", body?: unknown) {
   return client.request(path, {
@@ -78,6 +98,17 @@ describe("the get-started checklist's website steps", () => {
     expect(html).toContain('href="/website/branding">Set up your brand</a>');
     expect(html).toContain('href="/website/pages/new">Create a page</a>');
     expect(html).toContain('href="/website">Publish a home page</a>');
+  });
+
+  it("leaves brand to do after an import that found nothing to bring in", async () => {
+    expect((await api(owner, "/api/editor/branding/import", "POST", { url: plainSiteUrl })).status).toBe(202);
+    let status = "";
+    for (let i = 0; i < 200 && status !== "done" && status !== "failed"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = ((await (await api(owner, "/api/editor/branding/import")).json()) as { status: string }).status;
+    }
+    expect(status).toBe("done");
+    expect(await ticked(owner)).toEqual({ brand: false, "first-page": false, publish: false });
   });
 
   it("ticks brand once the branding is saved, and nothing else", async () => {
