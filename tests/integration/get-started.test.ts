@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteNavigation } from "~/modules/sites/navigation.server";
-import { Client, addMember, createWorkspace, signUp } from "../helpers/client";
+import { type Client, addMember, createWorkspace, signUp } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { tempDir } from "../helpers/temp";
 
