@@ -6,7 +6,7 @@
 import type { Db } from "~db/client";
 import type { Tier } from "~db/schema";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
-import { brandingOf } from "~/modules/sites/branding.server";
+import { type Branding, brandingOf, DEFAULT_BRANDING } from "~/modules/sites/branding.server";
 import { pagesOf, publishedPage } from "~/modules/sites/pages.server";
 import type { Workspace, WorkspaceRepo } from "~/modules/tenancy/workspaces.server";
 
@@ -17,6 +17,24 @@ export interface ChecklistItem {
   done: boolean;
   href: string;
   action: string;
+}
+
+/**
+ * Whether the site no longer wears the default look: a logo, favicon or social image, or colours, fonts or
+ * corners of its own. Not "a branding row exists": starting a brand import makes one with the defaults, and an
+ * import that fails or finds nothing must not tick the step.
+ */
+function hasOwnLook(branding: Branding): boolean {
+  const d = DEFAULT_BRANDING;
+  return (
+    branding.logoId !== null ||
+    branding.faviconId !== null ||
+    branding.socialImageId !== null ||
+    (Object.keys(d.colors) as (keyof Branding["colors"])[]).some((k) => branding.colors[k] !== d.colors[k]) ||
+    branding.headingFont !== d.headingFont ||
+    branding.bodyFont !== d.bodyFont ||
+    branding.corners !== d.corners
+  );
 }
 
 export async function checklistFor(
@@ -45,7 +63,7 @@ export async function checklistFor(
       id: "brand",
       title: "Make the site look like your business",
       description: "Add your logo and colours, or import them from the website you have today.",
-      done: branding.updatedAt !== null,
+      done: hasOwnLook(branding),
       href: "/website/branding",
       action: "Set up your brand",
     },

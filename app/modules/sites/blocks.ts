@@ -66,7 +66,7 @@ export const HeroBlock = z
     type: z.literal("hero"),
     heading: required("a heading", 120),
     text: optional("text", 400),
-    imageId: fileId.optional().transform((v) => v || null),
+    imageId: fileId.nullish().transform((v) => v || null),
     ctaLabel: optional("a button label", 40),
     ctaHref: href.optional().transform((v) => v ?? ""),
   })

@@ -42,7 +42,7 @@ export interface Branding {
   headingFont: FontKey;
   bodyFont: FontKey;
   corners: CornerStyle;
-  /** Null until the workspace first saves its branding. */
+  /** Null until the workspace has a branding row: its first save, or (with the defaults) its first brand import started. */
   updatedAt: string | null;
 }
 

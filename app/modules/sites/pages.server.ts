@@ -415,6 +415,22 @@ export function pagesOf(db: Db, workspaceId: string) {
       await db.transaction().execute(async (trx) => {
         const row = await rowOrThrow(id, trx);
         if (row.is_home === 1) return;
+        const former = await trx
+          .selectFrom("site_pages")
+          .selectAll()
+          .where("workspace_id", "=", workspaceId)
+          .where("is_home", "=", 1)
+          .executeTakeFirst();
+        // The workspace's first page got a menu link called "Home": once it stops being the home page, that
+        // link would say "Home" and lead elsewhere. It takes the page's own title instead.
+        if (former)
+          await trx
+            .updateTable("site_nav_links")
+            .set({ label: parse(former.published ?? former.draft).title.slice(0, 40) })
+            .where("workspace_id", "=", workspaceId)
+            .where("page_id", "=", former.id)
+            .where("label", "=", "Home")
+            .execute();
         // Clear first: the partial unique index allows one home page at any moment.
         await trx
           .updateTable("site_pages")
