@@ -331,9 +331,24 @@ export function weeklyHoursLines(hours: WeeklyHours): HoursLine[] {
   }));
 }
 
+// Building an Intl.DateTimeFormat costs far more than formatting with one, and every public page's footer
+// formats dates: one formatter per time zone, made on first use (the zones are IANA's, a bounded set).
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+const EXCEPTION_LABEL = new Intl.DateTimeFormat("en-GB", {
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  timeZone: "UTC",
+});
+
 /** Today's date (YYYY-MM-DD) in a time zone. */
 export function todayIn(timeZone: string, at: Date = now()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(at);
 }
 
 export interface ExceptionLine {
@@ -348,7 +363,7 @@ export interface ExceptionLine {
 export function upcomingExceptions(profile: BusinessProfile, days = 45, at: Date = now()): ExceptionLine[] {
   const today = todayIn(profile.timeZone, at);
   const until = new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-  const label = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" });
+  const label = EXCEPTION_LABEL;
   return profile.exceptions
     .filter((e) => e.date >= today && e.date <= until)
     .map((e) => ({
