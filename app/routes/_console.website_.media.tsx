@@ -11,7 +11,7 @@ import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { filesOf } from "~/modules/files/files.server";
 import { ACCEPTED_LABEL, ACCEPTED_TYPES } from "~/modules/files/accepted";
-import { mediaSrc, mediaSrcSet } from "~/modules/files/media.server";
+import { mediaSrc, mediaSrcSet } from "~/modules/files/media-urls";
 import { runUploadForm } from "~/modules/files/upload.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { ConfirmForm } from "~/ui/confirm-form";
