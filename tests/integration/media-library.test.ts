@@ -96,7 +96,16 @@ describe("the media library", () => {
     expect(page).toContain("cake-2.png");
     expect(page).toContain("Lemon cake");
 
-    const deleted = await owner.post("/website/media", { intent: "delete", fileId: id });
+    // Deleting is two steps, with or without JavaScript: a bare delete post only leads to the confirmation.
+    const asked = await owner.post("/website/media", { intent: "delete", fileId: id });
+    expect(asked.status).toBe(303);
+    expect(asked.headers.get("location")).toBe(`/website/media?file=${id}&delete=confirm`);
+    const confirmation = await (await owner.get(asked.headers.get("location")!)).text();
+    expect(confirmation).toContain("Delete “cake-2.png”?");
+    expect(confirmation).toMatch(/name="confirm" value="delete"/);
+    expect((await owner.get(`/website/media?file=${id}`)).status).toBe(200);
+
+    const deleted = await owner.post("/website/media", { intent: "delete", fileId: id, confirm: "delete" });
     expect(deleted.status).toBe(303);
     expect(deleted.headers.get("location")).toBe("/website/media?notice=deleted");
     expect((await owner.get(`/website/media?file=${id}`)).status).toBe(404);
@@ -113,12 +122,17 @@ describe("the media library", () => {
     expect(html).toContain("kept.png");
     expect(html).not.toContain('name="intent" value="upload"');
     expect(html).not.toContain("Delete file");
+    const confirmation = await (await viewer.client.get(`/website/media?file=${id}&delete=confirm`)).text();
+    expect(confirmation).not.toContain('name="confirm"');
     expect((await viewer.client.post("/website/media", { intent: "delete", fileId: id })).status).toBe(403);
+    const confirmed = { intent: "delete", fileId: id, confirm: "delete" };
+    expect((await viewer.client.post("/website/media", confirmed)).status).toBe(403);
 
     const { client: stranger } = await signUp(server.url);
     await createWorkspace(stranger, "Elsewhere", "elsewhere-bakery");
     expect((await stranger.get(`/website/media?file=${id}`)).status).toBe(404);
     expect((await stranger.post("/website/media", { intent: "delete", fileId: id })).status).toBe(404);
+    expect((await stranger.post("/website/media", confirmed)).status).toBe(404);
     expect((await stranger.post("/website/media", { intent: "alt", fileId: id, alt: "mine" })).status).toBe(404);
     expect((await owner.get(`/website/media?file=${id}`)).status).toBe(200);
   });
