@@ -85,15 +85,38 @@ export async function queueBlobSweepForOwner(trx: Db, ownerUserId: string): Prom
 }
 
 /** The sweep: removes each blob no row names any more. Idempotent (a retry removes what is left). */
-export async function sweepBlobs(db: Db, store: BlobStore, sha256s: readonly string[]): Promise<number> {
+export function sweepBlobs(db: Db, store: BlobStore, sha256s: readonly string[]): Promise<number> {
+  const named = async (sha256: string) =>
+    (await db.selectFrom("files").select("content_type").where("sha256", "=", sha256).limit(1).executeTakeFirst())
+      ?.content_type;
+  return sweepUnnamed(named, store, sha256s);
+}
+
+/**
+ * The sweep's steps, given how to ask whether a row names a hash. An upload of the same bytes may commit its
+ * row between our look and our delete, after it saw the blob still there (`ensureStored`): so the original is
+ * read before it is deleted, and put back if a row names it once it is gone. Whatever the interleaving, an
+ * upload that commits after our second look finds the blob missing and stores it itself.
+ */
+export async function sweepUnnamed(
+  /** The content type of a row naming the hash, or undefined when none does. */
+  named: (sha256: string) => Promise<string | undefined>,
+  store: BlobStore,
+  sha256s: readonly string[],
+): Promise<number> {
   let removed = 0;
   for (const sha256 of sha256s) {
-    const named = await db.selectFrom("files").select("id").where("sha256", "=", sha256).limit(1).executeTakeFirst();
-    if (named) continue;
+    if (await named(sha256)) continue;
+    const original = await store.get(originalKey(sha256));
     await Promise.all([
       store.delete(originalKey(sha256)),
       ...IMAGE_WIDTHS.map((width) => store.delete(variantKey(sha256, width))),
     ]);
+    const namedNow = await named(sha256);
+    if (namedNow) {
+      if (original) await store.put(originalKey(sha256), original, namedNow);
+      continue;
+    }
     removed += 1;
   }
   return removed;
