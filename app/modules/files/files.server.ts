@@ -5,8 +5,8 @@
  *
  * A file's bytes are stored once per content (by SHA-256), its row once per workspace. Blobs are written
  * before the row that names them, and removed only by the sweep job after the last row naming them is gone,
- * so a row never points at missing bytes for longer than a sweep racing an upload of the very same bytes
- * (see `queueBlobSweep`).
+ * so a row never points at missing bytes (a sweep racing an upload of the very same bytes puts them back:
+ * `sweepUnnamed`). Bytes stored for an upload whose row is then refused (quota) are swept too.
  */
 import { sql } from "kysely";
 import { z } from "zod";
