@@ -342,7 +342,12 @@ export default function MediaLibrary() {
 
       <section className="panel" aria-labelledby="media-library">
         <h2 id="media-library">Library</h2>
-        {items.length === 0 ? (
+        {items.length === 0 && total > 0 ? (
+          <p className="empty">
+            {`There is no page ${page} of files: the library has ${pages} ${pages === 1 ? "page" : "pages"}. `}
+            <Link to="/website/media">Go to the newest files</Link>
+          </p>
+        ) : items.length === 0 ? (
           <p className="empty">
             {canEdit
               ? "No files yet. Upload your logo and a few photos of your business above, then use them on your pages."

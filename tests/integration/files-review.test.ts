@@ -119,6 +119,38 @@ describe("the files service under attack", () => {
     expect(((await described.json()) as { alt: string }).alt).toBe("Rye, sliced");
   });
 
+  it("answers a damaged multipart body or a form without a file with the error contract", async () => {
+    const { client } = await freshWorkspace();
+    const headers = { origin: new URL(server.url).origin };
+    const damaged = await client.request(api, {
+      method: "POST",
+      body: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n\x89PNG',
+      headers: { ...headers, "content-type": "multipart/form-data; boundary=xyz" },
+    });
+    expect(damaged.status).toBe(400);
+    expect(await damaged.json()).toMatchObject({ statusCode: 400, message: "The form could not be read" });
+    const noBoundary = await client.request(api, {
+      method: "POST",
+      body: "file=abc",
+      headers: { ...headers, "content-type": "multipart/form-data" },
+    });
+    expect(noBoundary.status).toBe(400);
+    const empty = await client.request(api, {
+      method: "POST",
+      body: new Uint8Array(0),
+      headers: { ...headers, "content-type": "image/png" },
+    });
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { issues: { field: string }[] }).issues[0]?.field).toBe("file");
+    const text = await client.request(api, {
+      method: "POST",
+      body: "hello",
+      headers: { ...headers, "content-type": "text/plain" },
+    });
+    expect(text.status).toBe(415);
+    expect(((await (await client.get(api)).json()) as { total: number }).total).toBe(0);
+  });
+
   it("answers the media route only for a well-formed site and address of that site", async () => {
     const { client, slug } = await freshWorkspace();
     const bytes = await png(700, 500, [90, 91, 92]);
@@ -127,7 +159,11 @@ describe("the files service under attack", () => {
     const served = await get(`/${slug}/media/${item.sha256}.png`);
     expect(served.status).toBe(200);
     expect(served.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(served.headers.get("content-security-policy")).toContain("sandbox");
+    // One policy, the route's own (not joined with another), and nothing a browser would sniff or run.
+    expect(served.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",
+    );
+    expect(served.headers.get("content-type")).toBe("image/png");
     for (const path of [
       `/${slug.toUpperCase()}/media/${item.sha256}.png`,
       `/${slug}/media/${item.sha256}.PNG`,

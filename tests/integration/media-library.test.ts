@@ -71,6 +71,26 @@ describe("the media library", () => {
     expect(list).toContain("No description");
   });
 
+  it("says so when asked for a page past the last, rather than that the library is empty", async () => {
+    const html = await (await owner.get("/website/media?page=40")).text();
+    expect(html).toContain("There is no page 40 of files: the library has 1 page.");
+    expect(html).not.toContain("No files yet.");
+  });
+
+  it("answers a damaged multipart form with a message, not an error page", async () => {
+    const res = await owner.request("/website/media", {
+      method: "POST",
+      body: '--xyz\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupl',
+      headers: {
+        "content-type": "multipart/form-data; boundary=xyz",
+        origin: new URL(server.url).origin,
+        "sec-fetch-site": "same-origin",
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("The form could not be read");
+  });
+
   it("describes, replaces and deletes a file", async () => {
     const created = await upload(owner, "/website/media", await png(500, 500, [1, 100, 1]), "cake.png", {
       intent: "upload",
