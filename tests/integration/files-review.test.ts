@@ -151,6 +151,22 @@ describe("the files service under attack", () => {
     expect(((await (await client.get(api)).json()) as { total: number }).total).toBe(0);
   });
 
+  it("refuses SVGs that hide a handler or an external reference from a naive check", async () => {
+    const { client } = await freshWorkspace();
+    const ns = 'xmlns="http://www.w3.org/2000/svg"';
+    for (const svg of [
+      `<svg ${ns}/onload="alert(1)"><rect width="10" height="10"/></svg>`,
+      `<svg ${ns}><style>rect{fill:u\\rl(https://tracker.example/p.svg#x)}</style><rect width="10" height="10"/></svg>`,
+      `<svg ${ns}><style><![CDATA[rect{fill:u\\rl(https://tracker.example/p)}]]></style><rect width="9" height="9"/></svg>`,
+      `<svg ${ns}><rect style="fill:u\\rl(https://tracker.example/p)" width="10" height="10"/></svg>`,
+    ]) {
+      const res = await upload(client, api, new TextEncoder().encode(svg), "logo.svg");
+      expect(res.status, svg).toBe(400);
+    }
+    const clean = `<svg ${ns} viewBox="0 0 10 10"><style>rect{fill:#c60}</style><rect width="10" height="10"/></svg>`;
+    expect((await upload(client, api, new TextEncoder().encode(clean), "logo.svg")).status).toBe(201);
+  });
+
   it("answers the media route only for a well-formed site and address of that site", async () => {
     const { client, slug } = await freshWorkspace();
     const bytes = await png(700, 500, [90, 91, 92]);

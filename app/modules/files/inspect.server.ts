@@ -134,8 +134,10 @@ function svgPurifier(): Promise<Purifier> {
 async function inspectSvg(bytes: Uint8Array): Promise<InspectedFile> {
   const source = Buffer.from(bytes).toString("utf8");
   if (/<!ENTITY/i.test(source)) throw refuse("This SVG declares XML entities, which are not allowed");
+  // Handlers also after a slash (`<svg/onload=…>`), and a backslash in CSS is refused: CSS escapes
+  // (`u\\rl(…)`) would hide an external reference from the checks here and from DOMPurify alike.
   const hostile =
-    /<script|\son[a-z]+\s*=|javascript:|<foreignObject|<iframe|<embed|<object|@import|(xlink:)?href\s*=\s*["']?(?!["']?#)|url\(\s*["']?(?!["']?#)/i;
+    /<script|[\s/]on[a-z]+\s*=|<style[^>]*>(?:(?!<\/style)[\s\S])*\\|style\s*=\s*("[^"]*\\|'[^']*\\)|javascript:|<foreignObject|<iframe|<embed|<object|@import|(xlink:)?href\s*=\s*["']?(?!["']?#)|url\(\s*["']?(?!["']?#)/i;
   if (hostile.test(source)) {
     throw refuse(
       "This SVG contains script, links or external references, which are not allowed. Export it as plain SVG or PNG",
