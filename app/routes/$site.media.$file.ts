@@ -3,13 +3,11 @@
 // so every answer is immutable and cached for a year.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
-import { resolveSiteBySlug } from "~/modules/access/site.server";
 import { mediaFile } from "~/modules/files/serve.server";
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   context.request.log.callerType = "public";
-  const site = await resolveSiteBySlug(context.services.db, params.site);
-  const answer = site ? await mediaFile(context.services, site.workspace.id, params.file ?? "", request) : null;
+  const answer = await mediaFile(context.services, params.site ?? "", params.file ?? "", request);
   if (!answer) {
     context.request.log.failure = "missing-data";
     return new Response("Not found", {

@@ -11,10 +11,9 @@ import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { filesOf } from "~/modules/files/files.server";
 import { ACCEPTED_LABEL, ACCEPTED_TYPES } from "~/modules/files/accepted";
-import { mediaSrc, mediaSrcSet } from "~/modules/files/media.server";
+import { mediaSrc, mediaSrcSet } from "~/modules/files/media-urls";
 import { runUploadForm } from "~/modules/files/upload.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
-import { ConfirmForm } from "~/ui/confirm-form";
 import { FormMessage } from "~/ui/form";
 import { Pager } from "~/ui/pager";
 import mediaCss from "~/styles/console-media.css?url";
@@ -56,6 +55,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
     pages: pageCount(total, PAGE_SIZE),
     usage,
     selected: selected ? { ...view(selected), usedIn: await files.whereUsed(selected.id) } : null,
+    confirmDelete: Boolean(selected) && roleAtLeast(role, "editor") && url.searchParams.get("delete") === "confirm",
     notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null,
   };
 });
@@ -72,8 +72,7 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
     switch (values.intent) {
       case "upload": {
         if (!file) throw chooseFile();
-        let item = await files.upload({ ...file, ...actor });
-        if (values.alt?.trim()) item = await files.setAlt(item.id, values.alt, actor);
+        const item = await files.upload({ ...file, alt: values.alt ?? "", ...actor });
         return redirect(`/website/media?file=${item.id}&notice=uploaded`, 303);
       }
       case "alt":
@@ -90,6 +89,12 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
         };
       }
       case "delete":
+        // Deleting takes a second, explicit step (the confirmation panel's form sends `confirm=delete`), with
+        // or without JavaScript; a bare delete post is sent to that step.
+        if (values.confirm !== "delete") {
+          if (!(await files.byId(fileId))) throw notFound("No such file in this workspace");
+          return redirect(`/website/media?file=${encodeURIComponent(fileId)}&delete=confirm`, 303);
+        }
         await files.remove(fileId, actor);
         return redirect("/website/media?notice=deleted", 303);
       default:
@@ -126,7 +131,7 @@ function FileError({ id, error }: { id: string; error?: string }) {
 }
 
 export default function MediaLibrary() {
-  const { canEdit, items, total, page, pages, usage, selected, notice } = useLoaderData<typeof loader>();
+  const { canEdit, items, total, page, pages, usage, selected, notice, confirmDelete } = useLoaderData<typeof loader>();
   const result = useActionData<MediaResult>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -255,25 +260,40 @@ export default function MediaLibrary() {
                   Replace file
                 </button>
               </Form>
-              <div className="media-delete">
-                <p className="hint">
-                  {selected.usedIn.length
-                    ? `Deleting removes it from ${selected.usedIn.length === 1 ? "the place" : `the ${selected.usedIn.length} places`} listed under “Used on”.`
-                    : "Deleting cannot be undone."}
-                </p>
-                <ConfirmForm
-                  confirm={
-                    selected.usedIn.length
-                      ? `Delete “${selected.filename}”? It is used on: ${selected.usedIn.map((u) => u.label).join(", ")}. Those places will show no image.`
-                      : `Delete “${selected.filename}”? This cannot be undone.`
-                  }
-                  fields={{ intent: "delete", fileId: selected.id }}
-                >
-                  <button type="submit" className="danger" aria-label={`Delete file ${selected.filename}`}>
-                    Delete file
-                  </button>
-                </ConfirmForm>
-              </div>
+              {confirmDelete ? (
+                <div className="media-delete media-delete-confirm" role="group" aria-labelledby="media-delete-confirm">
+                  <h3 id="media-delete-confirm">{`Delete “${selected.filename}”?`}</h3>
+                  <p>
+                    {selected.usedIn.length
+                      ? `It is used on: ${selected.usedIn.map((u) => u.label).join(", ")}. Those places will show no image. This cannot be undone.`
+                      : "It is not used anywhere. This cannot be undone."}
+                  </p>
+                  <Form method="post" className="media-delete-actions">
+                    <input type="hidden" name="intent" value="delete" />
+                    <input type="hidden" name="fileId" value={selected.id} />
+                    <input type="hidden" name="confirm" value="delete" />
+                    <button type="submit" className="danger" disabled={busy}>
+                      Yes, delete this file
+                    </button>
+                    <Link to={`/website/media?${page > 1 ? `page=${page}&` : ""}file=${selected.id}`}>Keep it</Link>
+                  </Form>
+                </div>
+              ) : (
+                <div className="media-delete">
+                  <p className="hint">
+                    {selected.usedIn.length
+                      ? `Deleting removes it from ${selected.usedIn.length === 1 ? "the place" : `the ${selected.usedIn.length} places`} listed under “Used on”.`
+                      : "Deleting cannot be undone."}
+                  </p>
+                  <Link
+                    className="button danger"
+                    to={`/website/media?${page > 1 ? `page=${page}&` : ""}file=${selected.id}&delete=confirm`}
+                    aria-label={`Delete file ${selected.filename}…`}
+                  >
+                    Delete file…
+                  </Link>
+                </div>
+              )}
             </div>
           ) : null}
         </section>
@@ -322,7 +342,12 @@ export default function MediaLibrary() {
 
       <section className="panel" aria-labelledby="media-library">
         <h2 id="media-library">Library</h2>
-        {items.length === 0 ? (
+        {items.length === 0 && total > 0 ? (
+          <p className="empty">
+            {`There is no page ${page} of files: the library has ${pages} ${pages === 1 ? "page" : "pages"}. `}
+            <Link to="/website/media">Go to the newest files</Link>
+          </p>
+        ) : items.length === 0 ? (
           <p className="empty">
             {canEdit
               ? "No files yet. Upload your logo and a few photos of your business above, then use them on your pages."

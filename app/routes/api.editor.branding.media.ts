@@ -55,8 +55,7 @@ export const loader = apiRoute({
       if (!file) throw invalid("Choose a file to upload", [{ field: "file", message: "Choose a file to upload" }]);
       const files = filesOf(context.services, workspace.id);
       const actor = { actorUserId: session.user.id, ip: context.request.ip };
-      let item = await files.upload({ ...file, ...actor });
-      if (values.alt?.trim()) item = await files.setAlt(item.id, values.alt, actor);
+      const item = await files.upload({ ...file, alt: values.alt ?? "", ...actor });
       return Response.json(mediaJson(workspace.slug, item), { status: 201, headers: { "Cache-Control": "no-store" } });
     },
   },

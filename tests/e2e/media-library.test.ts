@@ -83,11 +83,12 @@ describe("the media library in Chromium", () => {
     await page.getByRole("heading", { level: 2, name: "second-bake.png" }).waitFor();
     expect(await page.getByLabel("Description (alt text)").inputValue()).toBe("Loaves from the first bake of the day");
 
-    page.once("dialog", (dialog) => {
-      expect(dialog.message()).toContain("Delete “second-bake.png”?");
-      void dialog.accept();
-    });
-    await page.getByRole("button", { name: "Delete file second-bake.png" }).click();
+    await page.getByRole("link", { name: "Delete file second-bake.png…" }).click();
+    await page.getByRole("heading", { level: 3, name: "Delete “second-bake.png”?" }).waitFor();
+    await axeAtBothWidths(page);
+    await page.getByRole("link", { name: "Keep it" }).click();
+    await page.getByRole("link", { name: "Delete file second-bake.png…" }).click();
+    await page.getByRole("button", { name: "Yes, delete this file" }).click();
     await page.getByText("File deleted.").waitFor();
     await page.getByText("No files yet.").waitFor();
   });
@@ -116,6 +117,13 @@ describe("the media library in Chromium", () => {
       await plain.getByRole("button", { name: "Upload" }).click();
       await plain.getByRole("heading", { level: 2, name: "counter.png" }).waitFor();
       await plain.getByText("1 file", { exact: false }).first().waitFor();
+
+      // Deleting asks first without JavaScript too: a page with the question, then the post.
+      await plain.getByRole("link", { name: "Delete file counter.png…" }).click();
+      await plain.getByRole("heading", { level: 3, name: "Delete “counter.png”?" }).waitFor();
+      await plain.getByRole("button", { name: "Yes, delete this file" }).click();
+      await plain.getByText("File deleted.").waitFor();
+      await plain.getByText("No files yet.").waitFor();
     } finally {
       await browser.close();
     }

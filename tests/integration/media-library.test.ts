@@ -71,6 +71,26 @@ describe("the media library", () => {
     expect(list).toContain("No description");
   });
 
+  it("says so when asked for a page past the last, rather than that the library is empty", async () => {
+    const html = await (await owner.get("/website/media?page=40")).text();
+    expect(html).toContain("There is no page 40 of files: the library has 1 page.");
+    expect(html).not.toContain("No files yet.");
+  });
+
+  it("answers a damaged multipart form with a message, not an error page", async () => {
+    const res = await owner.request("/website/media", {
+      method: "POST",
+      body: '--xyz\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupl',
+      headers: {
+        "content-type": "multipart/form-data; boundary=xyz",
+        origin: new URL(server.url).origin,
+        "sec-fetch-site": "same-origin",
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("The form could not be read");
+  });
+
   it("describes, replaces and deletes a file", async () => {
     const created = await upload(owner, "/website/media", await png(500, 500, [1, 100, 1]), "cake.png", {
       intent: "upload",
@@ -96,7 +116,16 @@ describe("the media library", () => {
     expect(page).toContain("cake-2.png");
     expect(page).toContain("Lemon cake");
 
-    const deleted = await owner.post("/website/media", { intent: "delete", fileId: id });
+    // Deleting is two steps, with or without JavaScript: a bare delete post only leads to the confirmation.
+    const asked = await owner.post("/website/media", { intent: "delete", fileId: id });
+    expect(asked.status).toBe(303);
+    expect(asked.headers.get("location")).toBe(`/website/media?file=${id}&delete=confirm`);
+    const confirmation = await (await owner.get(asked.headers.get("location")!)).text();
+    expect(confirmation).toContain("Delete “cake-2.png”?");
+    expect(confirmation).toMatch(/name="confirm" value="delete"/);
+    expect((await owner.get(`/website/media?file=${id}`)).status).toBe(200);
+
+    const deleted = await owner.post("/website/media", { intent: "delete", fileId: id, confirm: "delete" });
     expect(deleted.status).toBe(303);
     expect(deleted.headers.get("location")).toBe("/website/media?notice=deleted");
     expect((await owner.get(`/website/media?file=${id}`)).status).toBe(404);
@@ -113,12 +142,17 @@ describe("the media library", () => {
     expect(html).toContain("kept.png");
     expect(html).not.toContain('name="intent" value="upload"');
     expect(html).not.toContain("Delete file");
+    const confirmation = await (await viewer.client.get(`/website/media?file=${id}&delete=confirm`)).text();
+    expect(confirmation).not.toContain('name="confirm"');
     expect((await viewer.client.post("/website/media", { intent: "delete", fileId: id })).status).toBe(403);
+    const confirmed = { intent: "delete", fileId: id, confirm: "delete" };
+    expect((await viewer.client.post("/website/media", confirmed)).status).toBe(403);
 
     const { client: stranger } = await signUp(server.url);
     await createWorkspace(stranger, "Elsewhere", "elsewhere-bakery");
     expect((await stranger.get(`/website/media?file=${id}`)).status).toBe(404);
     expect((await stranger.post("/website/media", { intent: "delete", fileId: id })).status).toBe(404);
+    expect((await stranger.post("/website/media", confirmed)).status).toBe(404);
     expect((await stranger.post("/website/media", { intent: "alt", fileId: id, alt: "mine" })).status).toBe(404);
     expect((await owner.get(`/website/media?file=${id}`)).status).toBe(200);
   });

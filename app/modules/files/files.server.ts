@@ -5,8 +5,8 @@
  *
  * A file's bytes are stored once per content (by SHA-256), its row once per workspace. Blobs are written
  * before the row that names them, and removed only by the sweep job after the last row naming them is gone,
- * so a row never points at missing bytes for longer than a sweep racing an upload of the very same bytes
- * (see `queueBlobSweep`).
+ * so a row never points at missing bytes (a sweep racing an upload of the very same bytes puts them back:
+ * `sweepUnnamed`). Bytes stored for an upload whose row is then refused (quota) are swept too.
  */
 import { sql } from "kysely";
 import { z } from "zod";
@@ -32,6 +32,8 @@ export interface FileActor {
 export interface UploadInput extends FileActor {
   bytes: Uint8Array;
   filename: string;
+  /** The description to store with it; checked before anything is stored. */
+  alt?: string;
 }
 
 export const AltText = z.string().trim().max(300, "Keep the description under 300 characters");
@@ -83,15 +85,38 @@ export async function queueBlobSweepForOwner(trx: Db, ownerUserId: string): Prom
 }
 
 /** The sweep: removes each blob no row names any more. Idempotent (a retry removes what is left). */
-export async function sweepBlobs(db: Db, store: BlobStore, sha256s: readonly string[]): Promise<number> {
+export function sweepBlobs(db: Db, store: BlobStore, sha256s: readonly string[]): Promise<number> {
+  const named = async (sha256: string) =>
+    (await db.selectFrom("files").select("content_type").where("sha256", "=", sha256).limit(1).executeTakeFirst())
+      ?.content_type;
+  return sweepUnnamed(named, store, sha256s);
+}
+
+/**
+ * The sweep's steps, given how to ask whether a row names a hash. An upload of the same bytes may commit its
+ * row between our look and our delete, after it saw the blob still there (`ensureStored`): so the original is
+ * read before it is deleted, and put back if a row names it once it is gone. Whatever the interleaving, an
+ * upload that commits after our second look finds the blob missing and stores it itself.
+ */
+export async function sweepUnnamed(
+  /** The content type of a row naming the hash, or undefined when none does. */
+  named: (sha256: string) => Promise<string | undefined>,
+  store: BlobStore,
+  sha256s: readonly string[],
+): Promise<number> {
   let removed = 0;
   for (const sha256 of sha256s) {
-    const named = await db.selectFrom("files").select("id").where("sha256", "=", sha256).limit(1).executeTakeFirst();
-    if (named) continue;
+    if (await named(sha256)) continue;
+    const original = await store.get(originalKey(sha256));
     await Promise.all([
       store.delete(originalKey(sha256)),
       ...IMAGE_WIDTHS.map((width) => store.delete(variantKey(sha256, width))),
     ]);
+    const namedNow = await named(sha256);
+    if (namedNow) {
+      if (original) await store.put(originalKey(sha256), original, namedNow);
+      continue;
+    }
     removed += 1;
   }
   return removed;
@@ -118,7 +143,17 @@ export function filesOf(services: FilesServices, workspaceId: string) {
     if (!(await fileStore.has(key))) await fileStore.put(key, stored.bytes, stored.contentType);
   }
 
+  /**
+   * Refuses `adding` bytes past the quota. Counted after a write to the workspace's row, which locks it on
+   * Postgres (and takes SQLite's write lock), so concurrent uploads wait for each other instead of all passing
+   * the same sum.
+   */
   async function assertQuota(trx: Db, adding: number, exceptId?: string) {
+    await trx
+      .updateTable("workspaces")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("id", "=", workspaceId)
+      .execute();
     let query = trx
       .selectFrom("files")
       .select(sql<string | number | null>`sum(byte_size)`.as("used"))
@@ -134,6 +169,24 @@ export function filesOf(services: FilesServices, workspaceId: string) {
   }
 
   const wake = () => services.jobRunner?.wake();
+
+  /**
+   * Writes the row(s) naming a stored blob; when that fails (quota, a deleted file, the database) the blob may
+   * be named by nothing, so its sweep is queued — it removes the bytes only if no row names them.
+   */
+  async function naming<T>(stored: Awaited<ReturnType<typeof store>>, write: (trx: Db) => Promise<T>): Promise<T> {
+    try {
+      return await db.transaction().execute(write);
+    } catch (error) {
+      try {
+        await queueBlobSweep(db, [stored.sha256]);
+        wake();
+      } catch {
+        // The refusal matters more than the clean-up; an unswept blob costs only disk.
+      }
+      throw error;
+    }
+  }
 
   return {
     ...media,
@@ -162,7 +215,8 @@ export function filesOf(services: FilesServices, workspaceId: string) {
       return { usedBytes: Number(row?.used ?? 0), quotaBytes, maxFileBytes: env.FILES_MAX_BYTES };
     },
 
-    async upload({ bytes, filename, actorUserId = null, ip = null }: UploadInput): Promise<MediaItem> {
+    async upload({ bytes, filename, alt = "", actorUserId = null, ip = null }: UploadInput): Promise<MediaItem> {
+      const text = validate(AltText, alt, "alt");
       const stored = await store(bytes);
       const at = isoNow();
       const row = {
@@ -174,11 +228,11 @@ export function filesOf(services: FilesServices, workspaceId: string) {
         width: stored.width,
         height: stored.height,
         filename: cleanFilename(filename),
-        alt: "",
+        alt: text,
         created_at: at,
         updated_at: at,
       };
-      await db.transaction().execute(async (trx) => {
+      await naming(stored, async (trx) => {
         await assertQuota(trx, row.byte_size);
         await trx.insertInto("files").values(row).execute();
         await recordWorkspaceEvent(trx, workspaceId, {
@@ -211,16 +265,23 @@ export function filesOf(services: FilesServices, workspaceId: string) {
         filename: cleanFilename(filename),
         updated_at: isoNow(),
       };
-      await db.transaction().execute(async (trx) => {
+      await naming(stored, async (trx) => {
         await assertQuota(trx, changes.byte_size, id);
-        const result = await trx
+        // The bytes being replaced, read under the lock assertQuota took: a concurrent replace's are swept too.
+        const current = await trx
+          .selectFrom("files")
+          .select("sha256")
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", id)
+          .executeTakeFirst();
+        if (!current) throw notFound("No such file in this workspace");
+        await trx
           .updateTable("files")
           .set(changes)
           .where("workspace_id", "=", workspaceId)
           .where("id", "=", id)
-          .executeTakeFirst();
-        if (!Number(result.numUpdatedRows)) throw notFound("No such file in this workspace");
-        if (before.sha256 !== stored.sha256) await queueBlobSweep(trx, [before.sha256]);
+          .execute();
+        if (current.sha256 !== stored.sha256) await queueBlobSweep(trx, [current.sha256]);
         await recordWorkspaceEvent(trx, workspaceId, {
           action: "file.replaced",
           actorUserId,

@@ -5,7 +5,9 @@
  * not reachable through this one's site — and a variant only at a width pages ask for.
  */
 import type { AppServices } from "~/lib/context";
-import { extensionOf, variantWidths } from "./media.server";
+import { forbidden } from "~/lib/errors";
+import { SLUG_PATTERN } from "~/modules/tenancy/slug";
+import { extensionOf, variantWidths } from "./media-urls";
 import { originalKey } from "./storage.server";
 import { variantBytes } from "./variants.server";
 
@@ -13,23 +15,31 @@ const ADDRESS = /^([a-f0-9]{64})(?:-(\d{2,5}))?\.([a-z0-9]{2,5})$/;
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
+/**
+ * The answer for `/{siteSlug}/media/{name}`, or null for a 404. One query finds the site and the file
+ * together (a media request is the commonest public request: it reads the database once, and not at all
+ * for an address that cannot exist). A suspended owner's site is the spec's 403, as `resolveSiteBySlug`.
+ */
 export async function mediaFile(
   services: Pick<AppServices, "db" | "fileStore">,
-  workspaceId: string,
+  siteSlug: string,
   name: string,
   request: Request,
 ): Promise<Response | null> {
   const match = ADDRESS.exec(name);
-  if (!match) return null;
+  if (!match || !SLUG_PATTERN.test(siteSlug)) return null;
   const [, sha256 = "", widthText, ext] = match;
   const row = await services.db
-    .selectFrom("files")
-    .select(["content_type", "width"])
-    .where("workspace_id", "=", workspaceId)
-    .where("sha256", "=", sha256)
+    .selectFrom("workspaces")
+    .innerJoin("users", "users.id", "workspaces.owner_user_id")
+    .innerJoin("files", "files.workspace_id", "workspaces.id")
+    .select(["files.content_type", "files.width", "users.status as owner_status"])
+    .where("workspaces.slug", "=", siteSlug)
+    .where("files.sha256", "=", sha256)
     .limit(1)
     .executeTakeFirst();
   if (!row) return null;
+  if (row.owner_status !== "active") throw forbidden();
   const item = { contentType: row.content_type, width: row.width };
   const width = widthText === undefined ? undefined : Number(widthText);
   if (
