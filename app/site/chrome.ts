@@ -84,6 +84,9 @@ export function chromeMeta(matches: readonly MatchLike[]): MetaDescriptor[] {
   if (chrome.favicon) {
     tags.push({ tagName: "link", rel: "icon", href: chrome.favicon.src, type: chrome.favicon.contentType });
     tags.push({ tagName: "link", rel: "apple-touch-icon", href: chrome.favicon.src });
+  } else {
+    // No icon of its own yet: an empty one, so browsers do not ask for /favicon.ico (a 404 at the root).
+    tags.push({ tagName: "link", rel: "icon", href: "data:," });
   }
   return tags;
 }
