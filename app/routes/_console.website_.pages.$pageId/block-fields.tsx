@@ -1,6 +1,6 @@
 /** The fields of one block in the editor, named by their path in the draft (`blocks.2.heading`). */
-import type { ReactNode } from "react";
 import type { MediaChoice } from "~/modules/sites/pages.server";
+import { DescribedField } from "~/ui/form";
 
 type Errors = Record<string, string>;
 
@@ -14,43 +14,11 @@ interface Props {
 
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
-function Described({
-  id,
-  label,
-  error,
-  hint,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  hint?: string;
-  children: (describedBy: string | undefined) => ReactNode;
-}) {
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children(describedBy)}
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 export function BlockFields({ block, index, errors, disabled, media }: Props) {
   const name = (field: string) => `blocks.${index}.${field}`;
   const id = (field: string) => `block-${index}-${field.replace(/\./g, "-")}`;
   const input = (field: string, label: string, hint?: string, type = "text") => (
-    <Described id={id(field)} label={label} error={errors[name(field)]} hint={hint}>
+    <DescribedField id={id(field)} label={label} error={errors[name(field)]} hint={hint}>
       {(describedBy) => (
         <input
           id={id(field)}
@@ -62,10 +30,10 @@ export function BlockFields({ block, index, errors, disabled, media }: Props) {
           aria-describedby={describedBy}
         />
       )}
-    </Described>
+    </DescribedField>
   );
   const textarea = (field: string, label: string, rows: number, hint?: string, markdown = false) => (
-    <Described id={id(field)} label={label} error={errors[name(field)]} hint={hint}>
+    <DescribedField id={id(field)} label={label} error={errors[name(field)]} hint={hint}>
       {(describedBy) => (
         <textarea
           id={id(field)}
@@ -78,10 +46,10 @@ export function BlockFields({ block, index, errors, disabled, media }: Props) {
           aria-describedby={describedBy}
         />
       )}
-    </Described>
+    </DescribedField>
   );
   const imageSelect = (field: string, label: string, optional: boolean) => (
-    <Described
+    <DescribedField
       id={id(field)}
       label={label}
       error={errors[name(field)]}
@@ -104,7 +72,7 @@ export function BlockFields({ block, index, errors, disabled, media }: Props) {
           ))}
         </select>
       )}
-    </Described>
+    </DescribedField>
   );
   const markdownHint = "Markdown: **bold**, *italic*, ## heading, - list item, [link text](https://…).";
 
@@ -194,7 +162,7 @@ export function BlockFields({ block, index, errors, disabled, media }: Props) {
                 const blank = j === items.length;
                 return (
                   <>
-                    <Described
+                    <DescribedField
                       id={id(q)}
                       label={blank ? "New question" : `Question ${j + 1}`}
                       error={errors[name(q)]}
@@ -210,8 +178,8 @@ export function BlockFields({ block, index, errors, disabled, media }: Props) {
                           aria-describedby={describedBy}
                         />
                       )}
-                    </Described>
-                    <Described
+                    </DescribedField>
+                    <DescribedField
                       id={id(a)}
                       label={blank ? "Its answer" : `Answer ${j + 1}`}
                       error={errors[name(a)]}
@@ -228,7 +196,7 @@ export function BlockFields({ block, index, errors, disabled, media }: Props) {
                           aria-describedby={describedBy}
                         />
                       )}
-                    </Described>
+                    </DescribedField>
                   </>
                 );
               })()}
