@@ -48,6 +48,8 @@ function unsafeIn($: CheerioAPI, root: string, allowlist: boolean): string[] {
         const addresses = attribute === "srcset" ? value.split(",").map((s) => s.trim().split(/\s+/)[0] ?? "") : [];
         if (URL_ATTRIBUTES.includes(attribute)) addresses.push(value);
         for (const address of addresses) {
+          // The head's empty icon of a site without a favicon (app/site/chrome.ts): no content to carry anything.
+          if (tag === "link" && element.attribs.rel === "icon" && address === "data:,") continue;
           const scheme = schemeOf(address);
           if (scheme && !["http", "https", "mailto", "tel"].includes(scheme))
             problems.push(`${tag}[${attribute}=${address}]`);
