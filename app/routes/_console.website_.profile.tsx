@@ -352,37 +352,39 @@ export default function BusinessProfile() {
         {upcoming.length === 0 ? (
           <p className="empty">No upcoming exceptions. Add one below, e.g. a holiday when you are closed.</p>
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Hours</th>
-                <th scope="col">Note</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {upcoming.map((e) => (
-                <tr key={e.date}>
-                  <td>{e.date}</td>
-                  <td>{e.hours.length === 0 ? "Closed" : e.hours.map((i) => `${i.open}–${i.close}`).join(", ")}</td>
-                  <td>{e.note || "—"}</td>
-                  <td>
-                    <ConfirmForm
-                      confirm={`Remove the exception for ${e.date}?`}
-                      fields={{ intent: "remove-exception", date: e.date }}
-                    >
-                      <button type="submit" className="secondary" aria-label={`Remove the exception for ${e.date}`}>
-                        Remove
-                      </button>
-                    </ConfirmForm>
-                  </td>
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Hours</th>
+                  <th scope="col">Note</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {upcoming.map((e) => (
+                  <tr key={e.date}>
+                    <td>{e.date}</td>
+                    <td>{e.hours.length === 0 ? "Closed" : e.hours.map((i) => `${i.open}–${i.close}`).join(", ")}</td>
+                    <td>{e.note || "—"}</td>
+                    <td>
+                      <ConfirmForm
+                        confirm={`Remove the exception for ${e.date}?`}
+                        fields={{ intent: "remove-exception", date: e.date }}
+                      >
+                        <button type="submit" className="secondary" aria-label={`Remove the exception for ${e.date}`}>
+                          Remove
+                        </button>
+                      </ConfirmForm>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         {past > 0 ? <p className="hint">{past} past exceptions are kept and no longer shown.</p> : null}
 
