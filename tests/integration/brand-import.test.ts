@@ -39,6 +39,11 @@ beforeAll(async () => {
         <main><img src="/static/not-an-image.png" alt="Loaves"></main>
         </body></html>`,
     },
+    "/plain": {
+      type: "text/html; charset=utf-8",
+      body: `<!doctype html><html><head><title>Plain</title><meta name="theme-color" content="#204060"></head>
+        <body><p>No pictures here.</p></body></html>`,
+    },
     "/static/logo.png": { type: "image/png", body: await image(480, 160, "#8b4513") },
     "/static/icon-192.png": { type: "image/png", body: await image(192, 192, "#f5deb3") },
     "/static/icon-32.png": { type: "image/png", body: await image(32, 32, "#f5deb3") },
@@ -190,6 +195,33 @@ describe("importing the brand from the business's current website", () => {
         .where("workspace_id", "=", id)
         .execute();
     }
+  });
+
+  it("keeps no image that no longer fits its place: a social image replaced by a GIF since is dropped, not fatal", async () => {
+    const before = (await (await owner.get("/api/editor/branding")).json()) as { socialImageId: string | null };
+    expect(before.socialImageId).not.toBeNull();
+    const gif = await sharp({ create: { width: 40, height: 40, channels: 3, background: "#123456" } })
+      .gif()
+      .toBuffer();
+    const replaced = await owner.request(
+      `/api/editor/branding/media/${before.socialImageId}?filename=${encodeURIComponent("share.gif")}`,
+      {
+        method: "PUT",
+        body: new Uint8Array(gif),
+        headers: { "content-type": "image/gif", origin: new URL(server.url).origin },
+      },
+    );
+    expect(replaced.status, await replaced.clone().text()).toBe(200);
+
+    expect((await owner.postJson("/api/editor/branding/import", { url: `${siteUrl}/plain` })).status).toBe(202);
+    const state = await waitForImport(owner);
+    expect(state.status, state.error ?? "").toBe("done");
+    const after = (await (await owner.get("/api/editor/branding")).json()) as {
+      socialImageId: string | null;
+      colors: { brand: string };
+    };
+    expect(after.socialImageId).toBeNull();
+    expect(after.colors.brand).toBe("#204060");
   });
 
   it.each([

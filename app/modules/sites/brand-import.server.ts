@@ -310,6 +310,18 @@ export function brandImportHandler(services: ImportServices) {
   const { db } = services;
   return async (job: Job, control: JobControl) => {
     const { workspaceId, url, actorUserId } = JobPayload.parse(JSON.parse(job.payload));
+    try {
+      await run(workspaceId, url, actorUserId, control);
+    } catch (error) {
+      // Stopping, or a retry to come: the state says so already. Anything else ends this import for good (the
+      // job does not retry it), so the console must not go on showing it "running" until it is taken as stale.
+      if (error instanceof JobInterrupted || error instanceof RetryableError) throw error;
+      if (!control.leaseLost) await fail(db, workspaceId, `The import of ${url} stopped unexpectedly; try again`);
+      throw error;
+    }
+  };
+
+  async function run(workspaceId: string, url: string, actorUserId: string | null, control: JobControl) {
     const files = filesOf(services, workspaceId);
 
     const progress = async (percent: number, step: string, status: BrandImportStatus = "running") => {
@@ -409,10 +421,16 @@ export function brandImportHandler(services: ImportServices) {
     await progress(92, "Applying what was found to your branding");
     const brand = brandingOf(db, workspaceId);
     const current = await brand.get();
+    // What the import did not find keeps the current image — if that image still exists and still fits: one
+    // deleted from the media library (or replaced by another kind of file) since would make the save refuse
+    // the whole branding, and the import would end in an error that has nothing to do with the old site.
+    const kept = await brand.images(current);
+    const keep = (item: MediaItem | null, types: ReadonlySet<string>) =>
+      item && types.has(item.contentType) ? item.id : null;
     const next = {
-      logoId: found.logoId ?? current.logoId,
-      faviconId: found.faviconId ?? current.faviconId,
-      socialImageId: found.socialImageId ?? current.socialImageId,
+      logoId: found.logoId ?? keep(kept.logo, LOGO_TYPES),
+      faviconId: found.faviconId ?? keep(kept.favicon, FAVICON_TYPES),
+      socialImageId: found.socialImageId ?? keep(kept.socialImage, SOCIAL_IMAGE_TYPES),
       colors: { ...current.colors, brand: candidates.themeColor ?? current.colors.brand },
       headingFont: current.headingFont,
       bodyFont: current.bodyFont,
@@ -442,7 +460,7 @@ export function brandImportHandler(services: ImportServices) {
         detail: { url, imported },
       });
     }
-  };
+  }
 }
 
 function listText(items: string[]): string {
