@@ -151,6 +151,21 @@ describe("POST /api/v1/contact as JSON", () => {
     expect(await storedMessages(workspaceId)).toEqual([]);
   });
 
+  it.each([
+    ["a line break", "Ada\r\nUrgent: your account is locked, sign in at https://evil.example"],
+    ["a control character", "Ada\u0007"],
+    ["a bidi override", "Ada \u202egnp.exe"],
+  ])("refuses a name with %s (it heads the notification e-mail), and stores nothing", async (_, name) => {
+    const { slug, workspaceId } = await site();
+    const res = await visitor().postJson(`/api/v1/contact?site=${slug}`, message({ name }));
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { issues: { field: string; message: string }[] };
+    expect(body.issues).toEqual([
+      { field: "name", message: "Write your name on one line, without special characters" },
+    ]);
+    expect(await storedMessages(workspaceId)).toEqual([]);
+  });
+
   it("answers 404 when no site, or an unknown one, is named", async () => {
     const none = await visitor().postJson("/api/v1/contact", message());
     expect(none.status).toBe(404);
