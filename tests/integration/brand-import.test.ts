@@ -197,6 +197,19 @@ describe("importing the brand from the business's current website", () => {
     }
   });
 
+  it("starts one import, not several, when the button is pressed several times at once", async () => {
+    const jobs = async () =>
+      (await server.db.selectFrom("jobs").select("id").where("kind", "=", "sites.brand-import").execute()).length;
+    const before = await jobs();
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => owner.postJson("/api/editor/branding/import", { url: `${siteUrl}/plain` })),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([202, 409, 409, 409, 409, 409]);
+    expect(await jobs()).toBe(before + 1);
+    expect((await waitForImport(owner)).status).toBe("done");
+  });
+
   it("keeps no image that no longer fits its place: a social image replaced by a GIF since is dropped, not fatal", async () => {
     const before = (await (await owner.get("/api/editor/branding")).json()) as { socialImageId: string | null };
     expect(before.socialImageId).not.toBeNull();

@@ -18,7 +18,7 @@ import * as cheerio from "cheerio";
 import { z } from "zod";
 import type { Db } from "~db/client";
 import type { AppServices } from "~/lib/context";
-import { isoNow } from "~/lib/clock.server";
+import { isoNow, now } from "~/lib/clock.server";
 import { conflict, invalid, isDomainError } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { filesOf } from "~/modules/files/files.server";
@@ -129,15 +129,12 @@ export function brandImportOf(services: ImportServices, workspaceId: string) {
             : "Give an address such as https://www.example.com";
         throw invalid(message, [{ field: "url", message }]);
       }
-      const current = await this.state();
-      const busy = current.status === "queued" || current.status === "running";
-      const fresh = current.updatedAt && Date.now() - Date.parse(current.updatedAt) < STALE_AFTER_MS;
-      if (busy && fresh) {
-        throw conflict("An import is already under way; wait for it to finish", [
+      const at = isoNow();
+      const staleBefore = new Date(now().getTime() - STALE_AFTER_MS).toISOString();
+      const busy = () =>
+        conflict("An import is already under way; wait for it to finish", [
           { field: "url", message: "An import is already under way; wait for it to finish" },
         ]);
-      }
-      const at = isoNow();
       await db.transaction().execute(async (trx) => {
         const state = {
           import_url: url,
@@ -149,7 +146,9 @@ export function brandImportOf(services: ImportServices, workspaceId: string) {
           import_updated_at: at,
         };
         const c = DEFAULT_BRANDING.colors;
-        await trx
+        // The "one at a time" check is part of the write: the row is taken only if no fresh import holds it. A
+        // check before the write would let two presses at once both pass it and queue two jobs.
+        const taken = await trx
           .insertInto("site_branding")
           .values({
             workspace_id: workspaceId,
@@ -163,8 +162,20 @@ export function brandImportOf(services: ImportServices, workspaceId: string) {
             updated_at: at,
             ...state,
           })
-          .onConflict((oc) => oc.column("workspace_id").doUpdateSet(state))
-          .execute();
+          .onConflict((oc) =>
+            oc
+              .column("workspace_id")
+              .doUpdateSet(state)
+              .where((eb) =>
+                eb.or([
+                  eb("site_branding.import_status", "not in", ["queued", "running"]),
+                  eb("site_branding.import_updated_at", "is", null),
+                  eb("site_branding.import_updated_at", "<=", staleBefore),
+                ]),
+              ),
+          )
+          .executeTakeFirst();
+        if (Number(taken.numInsertedOrUpdatedRows ?? 0) === 0) throw busy();
         const jobId = await enqueueJob(trx, {
           kind: BRAND_IMPORT_JOB,
           payload: { workspaceId, url, actorUserId },
