@@ -272,6 +272,15 @@ describe("the outbound guard", () => {
       expect(requested.length).toBe(count);
       const media = (await (await client.get("/api/editor/branding/media")).json()) as { total: number };
       expect(media.total).toBe(0);
+
+      // A public host, but not on a web port: refused before any connection (no DNS is needed to see it).
+      const url = "https://example.com:8443/";
+      expect((await client.postJson("/api/editor/branding/import", { url })).status).toBe(202);
+      const other = await waitForImport(client);
+      expect(other.status).toBe("failed");
+      expect(other.error).toBe(
+        `${url} cannot be fetched: Refused to connect to port 8443: only ports 80, 443 are allowed`,
+      );
     } finally {
       await strict.close();
       rmSync(filesDir, { recursive: true, force: true });

@@ -33,6 +33,9 @@ import type { BrandImportStatus } from "~db/schema";
 
 export const BRAND_IMPORT_JOB = "sites.brand-import";
 
+/** The only ports the import fetches from (the page, its redirects and its images) in production. */
+const WEB_PORTS: ReadonlySet<number> = new Set([80, 443]);
+
 /** An import still "queued" or "running" after this long is taken as dead: a new one may start. */
 const STALE_AFTER_MS = 10 * 60_000;
 
@@ -346,6 +349,10 @@ export function brandImportHandler(services: ImportServices) {
     };
     // A page of HTML is capped by the outbound policy; an image may be as large as an upload may be.
     const pagePolicy: OutboundPolicy = services.outbound;
+    // Websites are on the web's ports; any other (`https://host:22/`, or a redirect or an image there) would
+    // make the import a port scanner of public hosts. Where private networks are allowed (tests, a developer's
+    // machine) the sites are local servers on any port.
+    const ports = services.outbound.allowPrivateNetworks ? undefined : WEB_PORTS;
     const imagePolicy: OutboundPolicy = {
       ...services.outbound,
       maxResponseBytes: Math.max(services.outbound.maxResponseBytes, services.env.FILES_MAX_BYTES),
@@ -358,6 +365,7 @@ export function brandImportHandler(services: ImportServices) {
       const response = await outboundRequest(
         { url, headers: { accept: "text/html,application/xhtml+xml" } },
         pagePolicy,
+        { ports },
       );
       html = response.body;
       pageUrl = response.url;
@@ -387,7 +395,9 @@ export function brandImportHandler(services: ImportServices) {
       let reason: string | null = null;
       for (const candidate of urls.slice(0, 4)) {
         try {
-          const response = await outboundRequest({ url: candidate, headers: { accept: "image/*" } }, imagePolicy);
+          const response = await outboundRequest({ url: candidate, headers: { accept: "image/*" } }, imagePolicy, {
+            ports,
+          });
           const bytes = new Uint8Array(response.bytes);
           // Checked by its bytes before it is stored: a "logo" that is an .ico, or a page of HTML, is skipped.
           const { contentType } = await inspectUpload(bytes, services.env.FILES_MAX_BYTES);
