@@ -44,6 +44,14 @@ beforeAll(async () => {
       body: `<!doctype html><html><head><title>Plain</title><meta name="theme-color" content="#204060"></head>
         <body><p>No pictures here.</p></body></html>`,
     },
+    "/slow": {
+      type: "text/html; charset=utf-8",
+      body: `<!doctype html><html><head><title>Slow</title>
+        ${[1, 2, 3, 4].map((n) => `<link rel="icon" href="/hang/icon-${n}.png" sizes="${n}x${n}">`).join("")}
+        <meta property="og:image" content="/hang/share.jpg"></head>
+        <body><header>${[1, 2, 3, 4].map((n) => `<img class="logo" src="/hang/logo-${n}.png" alt="">`).join("")}</header>
+        </body></html>`,
+    },
     "/static/logo.png": { type: "image/png", body: await image(480, 160, "#8b4513") },
     "/static/icon-192.png": { type: "image/png", body: await image(192, 192, "#f5deb3") },
     "/static/icon-32.png": { type: "image/png", body: await image(32, 32, "#f5deb3") },
@@ -52,6 +60,8 @@ beforeAll(async () => {
   };
   site = createServer((req, res) => {
     requested.push(req.url ?? "");
+    // Never answers: an old site that hangs on every image.
+    if (req.url?.startsWith("/hang/")) return;
     const file = files[req.url ?? ""];
     if (!file) {
       res.writeHead(404).end("not found");
@@ -62,7 +72,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      site.closeAllConnections();
+      site.close(() => resolve());
+    }),
+);
 
 interface ImportState {
   status: string;
@@ -254,6 +270,37 @@ describe("importing the brand from the business's current website", () => {
     const api = await owner.postJson("/api/editor/branding/import", { url });
     expect(api.status).toBe(400);
     expect(((await api.json()) as { issues: { field: string }[] }).issues[0]!.field).toBe("url");
+  });
+});
+
+describe("an old site that never answers for its images", () => {
+  it("gives up on the images after the import's time is spent, not after a timeout for each of them", async () => {
+    const filesDir = mkdtempSync(join(tmpdir(), "atrium-brand-import-slow-"));
+    // 4 timeouts in all: the page (quick here), then about 3 image requests that hang until their time is up.
+    const slow = await startServer({
+      FILES_DIR: filesDir,
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      OUTBOUND_TIMEOUT_MS: "300",
+      JOBS_POLL_MS: "50",
+    });
+    try {
+      const client = (await signUp(slow.url)).client;
+      await createWorkspace(client, "Slow", "slow-import");
+      const count = requested.length;
+      expect((await client.postJson("/api/editor/branding/import", { url: `${siteUrl}/slow` })).status).toBe(202);
+      const state = await waitForImport(client);
+      expect(state.status, state.error ?? "").toBe("done");
+      const hung = requested.slice(count).filter((u) => u.startsWith("/hang/"));
+      // 9 candidates (4 logos, 4 icons, 1 social image) would each have had a full timeout without the budget.
+      expect(hung.length).toBeGreaterThan(0);
+      expect(hung.length).toBeLessThanOrEqual(4);
+      expect(state.found?.skipped).toContain(
+        "The social image was not imported: your current website took too long to answer",
+      );
+    } finally {
+      await slow.close();
+      rmSync(filesDir, { recursive: true, force: true });
+    }
   });
 });
 

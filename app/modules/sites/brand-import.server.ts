@@ -36,6 +36,9 @@ export const BRAND_IMPORT_JOB = "sites.brand-import";
 /** The only ports the import fetches from (the page, its redirects and its images) in production. */
 const WEB_PORTS: ReadonlySet<number> = new Set([80, 443]);
 
+/** The time the whole import may take, in outbound timeouts (OUTBOUND_TIMEOUT_MS): the page's and 3 more. */
+const IMPORT_TIMEOUTS = 4;
+
 /** An import still "queued" or "running" after this long is taken as dead: a new one may start. */
 const STALE_AFTER_MS = 10 * 60_000;
 
@@ -358,6 +361,9 @@ export function brandImportHandler(services: ImportServices) {
       maxResponseBytes: Math.max(services.outbound.maxResponseBytes, services.env.FILES_MAX_BYTES),
     };
 
+    // The whole import, page and images, gets a few outbound timeouts in all: an old site that answers every
+    // image request slowly would otherwise hold a job for a timeout per candidate (a dozen or more of them).
+    const deadline = Date.now() + IMPORT_TIMEOUTS * services.outbound.timeoutMs;
     await progress(5, `Fetching ${url}`);
     let html: string;
     let pageUrl: string;
@@ -394,10 +400,17 @@ export function brandImportHandler(services: ImportServices) {
     const download = async (what: string, urls: string[], types: ReadonlySet<string>): Promise<MediaItem | null> => {
       let reason: string | null = null;
       for (const candidate of urls.slice(0, 4)) {
+        const remaining = deadline - Date.now();
+        if (remaining < 100) {
+          reason = "your current website took too long to answer";
+          break;
+        }
         try {
-          const response = await outboundRequest({ url: candidate, headers: { accept: "image/*" } }, imagePolicy, {
-            ports,
-          });
+          const response = await outboundRequest(
+            { url: candidate, headers: { accept: "image/*" } },
+            { ...imagePolicy, timeoutMs: Math.min(imagePolicy.timeoutMs, remaining) },
+            { ports },
+          );
           const bytes = new Uint8Array(response.bytes);
           // Checked by its bytes before it is stored: a "logo" that is an .ico, or a page of HTML, is skipped.
           const { contentType } = await inspectUpload(bytes, services.env.FILES_MAX_BYTES);
