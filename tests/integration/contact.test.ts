@@ -175,6 +175,21 @@ describe("POST /api/v1/contact as JSON", () => {
 });
 
 describe("the per-address limit", () => {
+  it("does not count retries of one message (same Idempotency-Key) against it", async () => {
+    const { slug, workspaceId } = await site();
+    const headers = { "x-atrium-site": slug, "idempotency-key": "flaky-network" };
+    for (let i = 0; i <= LIMIT; i += 1) {
+      expect((await visitor().postJson("/api/v1/contact", message(), headers)).status).toBe(201);
+    }
+    expect(await storedMessages(workspaceId)).toHaveLength(1);
+    // The allowance is intact: LIMIT - 1 more messages go through.
+    for (let i = 1; i < LIMIT; i += 1) {
+      expect((await visitor().postJson(`/api/v1/contact?site=${slug}`, message({ message: `m${i}` }))).status).toBe(
+        201,
+      );
+    }
+  });
+
   it(`accepts ${LIMIT} messages an hour from one address to one site, then 429 (JSON) or the page's notice (form)`, async () => {
     const { slug, workspaceId } = await site();
     for (let i = 0; i < LIMIT; i += 1) {

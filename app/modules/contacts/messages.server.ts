@@ -89,6 +89,18 @@ export function contactMessagesOf(db: Db, workspaceId: string) {
   };
 
   return {
+    /** Whether a message was already stored with this key (a retry): it is answered again, not counted again. */
+    async isRetry(idempotencyKey: string | undefined): Promise<boolean> {
+      if (!idempotencyKey) return false;
+      const row = await db
+        .selectFrom("contact_events")
+        .select("id")
+        .where("workspace_id", "=", workspaceId)
+        .where("idempotency_key", "=", idempotencyKey)
+        .executeTakeFirst();
+      return !!row;
+    },
+
     /**
      * Stores a message; a retry with the same `idempotencyKey` gets the first message back (`duplicate`) and
      * stores nothing. The event and its message are written in one transaction.
