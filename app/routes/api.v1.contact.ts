@@ -41,6 +41,9 @@ export const loader = apiRoute({
       const receive = async (input: z.output<typeof ContactRequest>) => {
         // A robot filled the hidden field: it is told its message went, and nothing is stored or counted.
         if (input[CONTACT_HONEYPOT]) return;
+        // A retry of a message already stored (same Idempotency-Key) is answered as before without using up
+        // the sender's allowance: a flaky connection must not turn one message into a 429.
+        if (await messages.isRetry(idempotencyKey)) return;
         await contactThrottle.take(site.workspace.id, context.request.ip);
         await messages.receive(input, { idempotencyKey, notify: { origin: await publicOrigin(request, context) } });
         context.services.jobRunner.wake();

@@ -39,6 +39,19 @@ beforeAll(async () => {
         <main><img src="/static/not-an-image.png" alt="Loaves"></main>
         </body></html>`,
     },
+    "/plain": {
+      type: "text/html; charset=utf-8",
+      body: `<!doctype html><html><head><title>Plain</title><meta name="theme-color" content="#204060"></head>
+        <body><p>No pictures here.</p></body></html>`,
+    },
+    "/slow": {
+      type: "text/html; charset=utf-8",
+      body: `<!doctype html><html><head><title>Slow</title>
+        ${[1, 2, 3, 4].map((n) => `<link rel="icon" href="/hang/icon-${n}.png" sizes="${n}x${n}">`).join("")}
+        <meta property="og:image" content="/hang/share.jpg"></head>
+        <body><header>${[1, 2, 3, 4].map((n) => `<img class="logo" src="/hang/logo-${n}.png" alt="">`).join("")}</header>
+        </body></html>`,
+    },
     "/static/logo.png": { type: "image/png", body: await image(480, 160, "#8b4513") },
     "/static/icon-192.png": { type: "image/png", body: await image(192, 192, "#f5deb3") },
     "/static/icon-32.png": { type: "image/png", body: await image(32, 32, "#f5deb3") },
@@ -47,6 +60,8 @@ beforeAll(async () => {
   };
   site = createServer((req, res) => {
     requested.push(req.url ?? "");
+    // Never answers: an old site that hangs on every image.
+    if (req.url?.startsWith("/hang/")) return;
     const file = files[req.url ?? ""];
     if (!file) {
       res.writeHead(404).end("not found");
@@ -57,7 +72,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      site.closeAllConnections();
+      site.close(() => resolve());
+    }),
+);
 
 interface ImportState {
   status: string;
@@ -192,6 +213,46 @@ describe("importing the brand from the business's current website", () => {
     }
   });
 
+  it("starts one import, not several, when the button is pressed several times at once", async () => {
+    const jobs = async () =>
+      (await server.db.selectFrom("jobs").select("id").where("kind", "=", "sites.brand-import").execute()).length;
+    const before = await jobs();
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => owner.postJson("/api/editor/branding/import", { url: `${siteUrl}/plain` })),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([202, 409, 409, 409, 409, 409]);
+    expect(await jobs()).toBe(before + 1);
+    expect((await waitForImport(owner)).status).toBe("done");
+  });
+
+  it("keeps no image that no longer fits its place: a social image replaced by a GIF since is dropped, not fatal", async () => {
+    const before = (await (await owner.get("/api/editor/branding")).json()) as { socialImageId: string | null };
+    expect(before.socialImageId).not.toBeNull();
+    const gif = await sharp({ create: { width: 40, height: 40, channels: 3, background: "#123456" } })
+      .gif()
+      .toBuffer();
+    const replaced = await owner.request(
+      `/api/editor/branding/media/${before.socialImageId}?filename=${encodeURIComponent("share.gif")}`,
+      {
+        method: "PUT",
+        body: new Uint8Array(gif),
+        headers: { "content-type": "image/gif", origin: new URL(server.url).origin },
+      },
+    );
+    expect(replaced.status, await replaced.clone().text()).toBe(200);
+
+    expect((await owner.postJson("/api/editor/branding/import", { url: `${siteUrl}/plain` })).status).toBe(202);
+    const state = await waitForImport(owner);
+    expect(state.status, state.error ?? "").toBe("done");
+    const after = (await (await owner.get("/api/editor/branding")).json()) as {
+      socialImageId: string | null;
+      colors: { brand: string };
+    };
+    expect(after.socialImageId).toBeNull();
+    expect(after.colors.brand).toBe("#204060");
+  });
+
   it.each([
     ["ftp://example.com/", "Only http: and https: URLs are allowed"],
     ["https://user:secret@example.com/", "URLs may not contain a user name or password"],
@@ -212,6 +273,37 @@ describe("importing the brand from the business's current website", () => {
   });
 });
 
+describe("an old site that never answers for its images", () => {
+  it("gives up on the images after the import's time is spent, not after a timeout for each of them", async () => {
+    const filesDir = mkdtempSync(join(tmpdir(), "atrium-brand-import-slow-"));
+    // 4 timeouts in all: the page (quick here), then about 3 image requests that hang until their time is up.
+    const slow = await startServer({
+      FILES_DIR: filesDir,
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      OUTBOUND_TIMEOUT_MS: "300",
+      JOBS_POLL_MS: "50",
+    });
+    try {
+      const client = (await signUp(slow.url)).client;
+      await createWorkspace(client, "Slow", "slow-import");
+      const count = requested.length;
+      expect((await client.postJson("/api/editor/branding/import", { url: `${siteUrl}/slow` })).status).toBe(202);
+      const state = await waitForImport(client);
+      expect(state.status, state.error ?? "").toBe("done");
+      const hung = requested.slice(count).filter((u) => u.startsWith("/hang/"));
+      // 9 candidates (4 logos, 4 icons, 1 social image) would each have had a full timeout without the budget.
+      expect(hung.length).toBeGreaterThan(0);
+      expect(hung.length).toBeLessThanOrEqual(4);
+      expect(state.found?.skipped).toContain(
+        "The social image was not imported: your current website took too long to answer",
+      );
+    } finally {
+      await slow.close();
+      rmSync(filesDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the outbound guard", () => {
   it("refuses the same local site when private networks are not allowed (the default)", async () => {
     const filesDir = mkdtempSync(join(tmpdir(), "atrium-brand-import-strict-"));
@@ -227,6 +319,15 @@ describe("the outbound guard", () => {
       expect(requested.length).toBe(count);
       const media = (await (await client.get("/api/editor/branding/media")).json()) as { total: number };
       expect(media.total).toBe(0);
+
+      // A public host, but not on a web port: refused before any connection (no DNS is needed to see it).
+      const url = "https://example.com:8443/";
+      expect((await client.postJson("/api/editor/branding/import", { url })).status).toBe(202);
+      const other = await waitForImport(client);
+      expect(other.status).toBe("failed");
+      expect(other.error).toBe(
+        `${url} cannot be fetched: Refused to connect to port 8443: only ports 80, 443 are allowed`,
+      );
     } finally {
       await strict.close();
       rmSync(filesDir, { recursive: true, force: true });

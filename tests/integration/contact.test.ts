@@ -151,6 +151,21 @@ describe("POST /api/v1/contact as JSON", () => {
     expect(await storedMessages(workspaceId)).toEqual([]);
   });
 
+  it.each([
+    ["a line break", "Ada\r\nUrgent: your account is locked, sign in at https://evil.example"],
+    ["a control character", "Ada\u0007"],
+    ["a bidi override", "Ada \u202egnp.exe"],
+  ])("refuses a name with %s (it heads the notification e-mail), and stores nothing", async (_, name) => {
+    const { slug, workspaceId } = await site();
+    const res = await visitor().postJson(`/api/v1/contact?site=${slug}`, message({ name }));
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { issues: { field: string; message: string }[] };
+    expect(body.issues).toEqual([
+      { field: "name", message: "Write your name on one line, without special characters" },
+    ]);
+    expect(await storedMessages(workspaceId)).toEqual([]);
+  });
+
   it("answers 404 when no site, or an unknown one, is named", async () => {
     const none = await visitor().postJson("/api/v1/contact", message());
     expect(none.status).toBe(404);
@@ -160,6 +175,21 @@ describe("POST /api/v1/contact as JSON", () => {
 });
 
 describe("the per-address limit", () => {
+  it("does not count retries of one message (same Idempotency-Key) against it", async () => {
+    const { slug, workspaceId } = await site();
+    const headers = { "x-atrium-site": slug, "idempotency-key": "flaky-network" };
+    for (let i = 0; i <= LIMIT; i += 1) {
+      expect((await visitor().postJson("/api/v1/contact", message(), headers)).status).toBe(201);
+    }
+    expect(await storedMessages(workspaceId)).toHaveLength(1);
+    // The allowance is intact: LIMIT - 1 more messages go through.
+    for (let i = 1; i < LIMIT; i += 1) {
+      expect((await visitor().postJson(`/api/v1/contact?site=${slug}`, message({ message: `m${i}` }))).status).toBe(
+        201,
+      );
+    }
+  });
+
   it(`accepts ${LIMIT} messages an hour from one address to one site, then 429 (JSON) or the page's notice (form)`, async () => {
     const { slug, workspaceId } = await site();
     for (let i = 0; i < LIMIT; i += 1) {

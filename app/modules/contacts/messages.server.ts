@@ -29,7 +29,17 @@ export interface NotifyPayload {
 
 /** What the form and the API accept; the site is never part of it (ADR 005). */
 export const ContactMessageInput = z.object({
-  name: z.string().trim().min(1, "Enter your name").max(120, "Use at most 120 characters"),
+  // One line of plain text: the name goes into the notification e-mail's subject and first line, where a line
+  // break would let a sender write lines that seem to come from Atrium, and bidi controls would reorder it.
+  name: z
+    .string()
+    .trim()
+    .min(1, "Enter your name")
+    .max(120, "Use at most 120 characters")
+    .regex(
+      /^[^\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/u,
+      "Write your name on one line, without special characters",
+    ),
   email: z
     .string()
     .trim()
@@ -79,6 +89,18 @@ export function contactMessagesOf(db: Db, workspaceId: string) {
   };
 
   return {
+    /** Whether a message was already stored with this key (a retry): it is answered again, not counted again. */
+    async isRetry(idempotencyKey: string | undefined): Promise<boolean> {
+      if (!idempotencyKey) return false;
+      const row = await db
+        .selectFrom("contact_events")
+        .select("id")
+        .where("workspace_id", "=", workspaceId)
+        .where("idempotency_key", "=", idempotencyKey)
+        .executeTakeFirst();
+      return !!row;
+    },
+
     /**
      * Stores a message; a retry with the same `idempotencyKey` gets the first message back (`duplicate`) and
      * stores nothing. The event and its message are written in one transaction.

@@ -73,6 +73,12 @@ export interface OutboundOptions {
    * servers on loopback and so need to allow one loopback address while refusing another.
    */
   isRefusedAddress?: (address: string, family: 4 | 6) => boolean;
+  /**
+   * The only ports the request (every hop of it) may go to, e.g. the web's 80 and 443 for a caller that only
+   * ever fetches websites (the brand import): a URL such as `https://shop.example:22/` or a redirect to one
+   * would otherwise let a tenant probe other services of any public host through us. Unset: any port.
+   */
+  ports?: ReadonlySet<number>;
 }
 
 export type OutboundErrorKind = "refused" | "network" | "timeout" | "too_large" | "status";
@@ -287,6 +293,7 @@ interface HopContext {
   timeoutMs: number;
   maxResponseBytes: number;
   followRedirects: boolean;
+  ports: ReadonlySet<number> | undefined;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -303,6 +310,12 @@ function sendOnce(
     const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
     // Node does not call `lookup` for a literal IP, so it is checked here, before any socket exists.
     if (isIP(host) !== 0 && context.isRefused(host)) return reject(refusedAddress(host, host));
+    const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+    if (context.ports && !context.ports.has(port)) {
+      return reject(
+        refused(`Refused to connect to port ${port}: only ports ${[...context.ports].join(", ")} are allowed`),
+      );
+    }
 
     const remaining = context.deadline - performance.now();
     if (remaining <= 0) return reject(new OutboundError(`Timed out after ${context.timeoutMs} ms`, "timeout", true));
@@ -427,6 +440,7 @@ export async function outboundRequest(
     timeoutMs: policy.timeoutMs,
     maxResponseBytes: policy.maxResponseBytes,
     followRedirects: policy.maxRedirects > 0,
+    ports: options?.ports,
   };
 
   let url = checkUrl(request.url, policy);

@@ -385,6 +385,22 @@ describe("outboundRequest: redirects", () => {
     expect(connections).toBe(connectionsBefore + 1);
   });
 
+  it("refuses a port outside the allowed ones, on the first hop and after a redirect, before connecting", async () => {
+    const first = await socketsOpenedBy(async () => {
+      const error = await failure(`${base}/json`, local, { ports: new Set([80, 443]) });
+      expect(error).toMatchObject({ kind: "refused", retryable: false });
+      expect(error.message).toBe(`Refused to connect to port ${port}: only ports 80, 443 are allowed`);
+    });
+    expect(first).toBe(0);
+
+    // The server's own port is allowed; the redirect's target port is not.
+    const before = seen.length;
+    const to = encodeURIComponent(`http://127.0.0.1:${port + 1}/json`);
+    const error = await failure(`${base}/redirect?to=${to}`, local, { ports: new Set([port]) });
+    expect(error).toMatchObject({ kind: "refused", retryable: false });
+    expect(seen.length).toBe(before + 1);
+  });
+
   it("refuses a redirect to another scheme", async () => {
     const error = await failure(`${base}/redirect?to=${encodeURIComponent("file:///etc/passwd")}`, local);
     expect(error).toMatchObject({ kind: "refused", retryable: false });

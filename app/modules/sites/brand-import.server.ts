@@ -18,7 +18,7 @@ import * as cheerio from "cheerio";
 import { z } from "zod";
 import type { Db } from "~db/client";
 import type { AppServices } from "~/lib/context";
-import { isoNow } from "~/lib/clock.server";
+import { isoNow, now } from "~/lib/clock.server";
 import { conflict, invalid, isDomainError } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { filesOf } from "~/modules/files/files.server";
@@ -32,6 +32,12 @@ import { normalizeHex } from "./contrast";
 import type { BrandImportStatus } from "~db/schema";
 
 export const BRAND_IMPORT_JOB = "sites.brand-import";
+
+/** The only ports the import fetches from (the page, its redirects and its images) in production. */
+const WEB_PORTS: ReadonlySet<number> = new Set([80, 443]);
+
+/** The time the whole import may take, in outbound timeouts (OUTBOUND_TIMEOUT_MS): the page's and 3 more. */
+const IMPORT_TIMEOUTS = 4;
 
 /** An import still "queued" or "running" after this long is taken as dead: a new one may start. */
 const STALE_AFTER_MS = 10 * 60_000;
@@ -129,15 +135,12 @@ export function brandImportOf(services: ImportServices, workspaceId: string) {
             : "Give an address such as https://www.example.com";
         throw invalid(message, [{ field: "url", message }]);
       }
-      const current = await this.state();
-      const busy = current.status === "queued" || current.status === "running";
-      const fresh = current.updatedAt && Date.now() - Date.parse(current.updatedAt) < STALE_AFTER_MS;
-      if (busy && fresh) {
-        throw conflict("An import is already under way; wait for it to finish", [
+      const at = isoNow();
+      const staleBefore = new Date(now().getTime() - STALE_AFTER_MS).toISOString();
+      const busy = () =>
+        conflict("An import is already under way; wait for it to finish", [
           { field: "url", message: "An import is already under way; wait for it to finish" },
         ]);
-      }
-      const at = isoNow();
       await db.transaction().execute(async (trx) => {
         const state = {
           import_url: url,
@@ -149,7 +152,9 @@ export function brandImportOf(services: ImportServices, workspaceId: string) {
           import_updated_at: at,
         };
         const c = DEFAULT_BRANDING.colors;
-        await trx
+        // The "one at a time" check is part of the write: the row is taken only if no fresh import holds it. A
+        // check before the write would let two presses at once both pass it and queue two jobs.
+        const taken = await trx
           .insertInto("site_branding")
           .values({
             workspace_id: workspaceId,
@@ -163,8 +168,20 @@ export function brandImportOf(services: ImportServices, workspaceId: string) {
             updated_at: at,
             ...state,
           })
-          .onConflict((oc) => oc.column("workspace_id").doUpdateSet(state))
-          .execute();
+          .onConflict((oc) =>
+            oc
+              .column("workspace_id")
+              .doUpdateSet(state)
+              .where((eb) =>
+                eb.or([
+                  eb("site_branding.import_status", "not in", ["queued", "running"]),
+                  eb("site_branding.import_updated_at", "is", null),
+                  eb("site_branding.import_updated_at", "<=", staleBefore),
+                ]),
+              ),
+          )
+          .executeTakeFirst();
+        if (Number(taken.numInsertedOrUpdatedRows ?? 0) === 0) throw busy();
         const jobId = await enqueueJob(trx, {
           kind: BRAND_IMPORT_JOB,
           payload: { workspaceId, url, actorUserId },
@@ -310,6 +327,18 @@ export function brandImportHandler(services: ImportServices) {
   const { db } = services;
   return async (job: Job, control: JobControl) => {
     const { workspaceId, url, actorUserId } = JobPayload.parse(JSON.parse(job.payload));
+    try {
+      await run(workspaceId, url, actorUserId, control);
+    } catch (error) {
+      // Stopping, or a retry to come: the state says so already. Anything else ends this import for good (the
+      // job does not retry it), so the console must not go on showing it "running" until it is taken as stale.
+      if (error instanceof JobInterrupted || error instanceof RetryableError) throw error;
+      if (!control.leaseLost) await fail(db, workspaceId, `The import of ${url} stopped unexpectedly; try again`);
+      throw error;
+    }
+  };
+
+  async function run(workspaceId: string, url: string, actorUserId: string | null, control: JobControl) {
     const files = filesOf(services, workspaceId);
 
     const progress = async (percent: number, step: string, status: BrandImportStatus = "running") => {
@@ -323,11 +352,18 @@ export function brandImportHandler(services: ImportServices) {
     };
     // A page of HTML is capped by the outbound policy; an image may be as large as an upload may be.
     const pagePolicy: OutboundPolicy = services.outbound;
+    // Websites are on the web's ports; any other (`https://host:22/`, or a redirect or an image there) would
+    // make the import a port scanner of public hosts. Where private networks are allowed (tests, a developer's
+    // machine) the sites are local servers on any port.
+    const ports = services.outbound.allowPrivateNetworks ? undefined : WEB_PORTS;
     const imagePolicy: OutboundPolicy = {
       ...services.outbound,
       maxResponseBytes: Math.max(services.outbound.maxResponseBytes, services.env.FILES_MAX_BYTES),
     };
 
+    // The whole import, page and images, gets a few outbound timeouts in all: an old site that answers every
+    // image request slowly would otherwise hold a job for a timeout per candidate (a dozen or more of them).
+    const deadline = Date.now() + IMPORT_TIMEOUTS * services.outbound.timeoutMs;
     await progress(5, `Fetching ${url}`);
     let html: string;
     let pageUrl: string;
@@ -335,6 +371,7 @@ export function brandImportHandler(services: ImportServices) {
       const response = await outboundRequest(
         { url, headers: { accept: "text/html,application/xhtml+xml" } },
         pagePolicy,
+        { ports },
       );
       html = response.body;
       pageUrl = response.url;
@@ -363,8 +400,17 @@ export function brandImportHandler(services: ImportServices) {
     const download = async (what: string, urls: string[], types: ReadonlySet<string>): Promise<MediaItem | null> => {
       let reason: string | null = null;
       for (const candidate of urls.slice(0, 4)) {
+        const remaining = deadline - Date.now();
+        if (remaining < 100) {
+          reason = "your current website took too long to answer";
+          break;
+        }
         try {
-          const response = await outboundRequest({ url: candidate, headers: { accept: "image/*" } }, imagePolicy);
+          const response = await outboundRequest(
+            { url: candidate, headers: { accept: "image/*" } },
+            { ...imagePolicy, timeoutMs: Math.min(imagePolicy.timeoutMs, remaining) },
+            { ports },
+          );
           const bytes = new Uint8Array(response.bytes);
           // Checked by its bytes before it is stored: a "logo" that is an .ico, or a page of HTML, is skipped.
           const { contentType } = await inspectUpload(bytes, services.env.FILES_MAX_BYTES);
@@ -409,10 +455,16 @@ export function brandImportHandler(services: ImportServices) {
     await progress(92, "Applying what was found to your branding");
     const brand = brandingOf(db, workspaceId);
     const current = await brand.get();
+    // What the import did not find keeps the current image — if that image still exists and still fits: one
+    // deleted from the media library (or replaced by another kind of file) since would make the save refuse
+    // the whole branding, and the import would end in an error that has nothing to do with the old site.
+    const kept = await brand.images(current);
+    const keep = (item: MediaItem | null, types: ReadonlySet<string>) =>
+      item && types.has(item.contentType) ? item.id : null;
     const next = {
-      logoId: found.logoId ?? current.logoId,
-      faviconId: found.faviconId ?? current.faviconId,
-      socialImageId: found.socialImageId ?? current.socialImageId,
+      logoId: found.logoId ?? keep(kept.logo, LOGO_TYPES),
+      faviconId: found.faviconId ?? keep(kept.favicon, FAVICON_TYPES),
+      socialImageId: found.socialImageId ?? keep(kept.socialImage, SOCIAL_IMAGE_TYPES),
       colors: { ...current.colors, brand: candidates.themeColor ?? current.colors.brand },
       headingFont: current.headingFont,
       bodyFont: current.bodyFont,
@@ -442,7 +494,7 @@ export function brandImportHandler(services: ImportServices) {
         detail: { url, imported },
       });
     }
-  };
+  }
 }
 
 function listText(items: string[]): string {
