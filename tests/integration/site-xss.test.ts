@@ -134,10 +134,7 @@ describe("the page save path against every vector", () => {
         expect(() => JSON.parse($(script).text()) as unknown).not.toThrow();
       });
       // The head's tags (title, description, Open Graph) carry the vectors as attribute text only.
-      // The one data: address allowed is the site's own empty icon (app/site/chrome.ts), a constant.
-      const inHead = unsafeIn($, "head", false).filter(
-        (p) => !/^<(script|link|meta)>$/.test(p) && p !== "link[href=data:,]",
-      );
+      const inHead = unsafeIn($, "head", false).filter((p) => !/^<(script|link|meta)>$/.test(p));
       expect(inHead).toEqual([]);
     },
   );
