@@ -357,8 +357,12 @@ export default function Branding() {
       accent: posted?.accent ?? branding.colors.accent,
       background: posted?.background ?? branding.colors.background,
       text: posted?.text ?? branding.colors.text,
-      headingFont: ((posted?.headingFont as FontKey) in FONTS ? posted?.headingFont : branding.headingFont) as FontKey,
-      bodyFont: ((posted?.bodyFont as FontKey) in FONTS ? posted?.bodyFont : branding.bodyFont) as FontKey,
+      headingFont: (posted?.headingFont && Object.hasOwn(FONTS, posted.headingFont)
+        ? posted.headingFont
+        : branding.headingFont) as FontKey,
+      bodyFont: (posted?.bodyFont && Object.hasOwn(FONTS, posted.bodyFont)
+        ? posted.bodyFont
+        : branding.bodyFont) as FontKey,
       corners: (CORNER_STYLES as readonly string[]).includes(posted?.corners ?? "")
         ? (posted!.corners as CornerStyle)
         : branding.corners,

@@ -93,7 +93,7 @@ export type BrandingInput = z.input<typeof BrandingInput>;
 
 function toBranding(row: SiteBrandingTable | undefined): Branding {
   if (!row) return DEFAULT_BRANDING;
-  const fontOr = (key: string, fallback: FontKey): FontKey => (key in FONTS ? (key as FontKey) : fallback);
+  const fontOr = (key: string, fallback: FontKey): FontKey => (Object.hasOwn(FONTS, key) ? (key as FontKey) : fallback);
   return {
     logoId: row.logo_file_id,
     faviconId: row.favicon_file_id,
