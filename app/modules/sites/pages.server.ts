@@ -401,10 +401,24 @@ export function pagesOf(db: Db, workspaceId: string) {
       return self.get(id);
     },
 
-    /** Deletes the page, its revisions and its navigation links. */
+    /**
+     * Deletes the page, its revisions and its navigation links. The home page goes only as the last page: while
+     * others remain, deleting it would leave `/{site}` on the "on its way" welcome with pages published.
+     */
     async remove(actor: PageActor, id: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const row = await rowOrThrow(id, trx);
+        // The site's address would lose its page while others remain: the operator chooses the next home first.
+        if (row.is_home === 1) {
+          const other = await trx
+            .selectFrom("site_pages")
+            .select("id")
+            .where("workspace_id", "=", workspaceId)
+            .where("id", "!=", id)
+            .executeTakeFirst();
+          if (other)
+            throw conflict("This is your home page: make another page the home page first, then delete this one");
+        }
         await trx
           .deleteFrom("site_nav_links")
           .where("workspace_id", "=", workspaceId)

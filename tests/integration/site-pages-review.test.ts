@@ -1,5 +1,5 @@
 /**
- * Writes to a site's pages at the same moment (ADR 017): the database's unique indexes (one home page, one
+ * Found in review (ADR 017). Writes to a site's pages at the same moment: the database's unique indexes (one home page, one
  * revision per number, one page per address) decide, and the loser either runs again or, for a taken address
  * only, answers the 409 the operator can act on. On SQLite writes queue; on Postgres they truly race.
  */
@@ -48,5 +48,24 @@ describe("pages written at once", () => {
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect(refused.reason).toMatchObject({ kind: "conflict", detail: { issues: [{ field: "slug" }] } });
+  });
+});
+
+describe("deleting the home page", () => {
+  it("is refused while other pages remain, and allowed once it is the last page", async () => {
+    const f2 = await twoTenants();
+    try {
+      const pages = pagesOf(f2.db, f2.a.workspace.id);
+      const home = await pages.create(f2.a.actor, { title: "Welcome", description: "" });
+      const menu = await pages.create(f2.a.actor, { title: "Menu", description: "" });
+      await expect(pages.remove(f2.a.actor, home.id)).rejects.toMatchObject({ kind: "conflict" });
+      expect((await pages.get(home.id)).isHome).toBe(true);
+      await pages.makeHome(f2.a.actor, menu.id);
+      await pages.remove(f2.a.actor, home.id);
+      await pages.remove(f2.a.actor, menu.id);
+      expect(await pages.count()).toBe(0);
+    } finally {
+      await f2.close();
+    }
   });
 });
