@@ -417,7 +417,7 @@ export function pagesOf(db: Db, workspaceId: string) {
             .where("id", "!=", id)
             .executeTakeFirst();
           if (other)
-            throw conflict("This is your home page: make another page the home page first, then delete this one");
+            throw conflict("This is your home page: make another page the home page first, then delete this one.");
         }
         await trx
           .deleteFrom("site_nav_links")
