@@ -4,6 +4,8 @@
  * only, answers the 409 the operator can act on. On SQLite writes queue; on Postgres they truly race.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_LINKS_PER_AREA } from "~/modules/sites/navigation";
+import { navigationOf } from "~/modules/sites/navigation.server";
 import { pagesOf } from "~/modules/sites/pages.server";
 import { twoTenants, type Fixture } from "./isolation/fixture";
 
@@ -64,6 +66,22 @@ describe("deleting the home page", () => {
       await pages.remove(f2.a.actor, home.id);
       await pages.remove(f2.a.actor, menu.id);
       expect(await pages.count()).toBe(0);
+    } finally {
+      await f2.close();
+    }
+  });
+});
+
+describe("a full menu", () => {
+  it("takes no more links from new pages than the navigation page allows", async () => {
+    const f2 = await twoTenants();
+    try {
+      const pages = pagesOf(f2.db, f2.a.workspace.id);
+      for (let i = 1; i <= MAX_LINKS_PER_AREA + 2; i++)
+        await pages.create(f2.a.actor, { title: `Page ${i}`, description: "" });
+      expect(await pages.count()).toBe(MAX_LINKS_PER_AREA + 2);
+      const { header } = await navigationOf(f2.db, f2.a.workspace.id).list();
+      expect(header).toHaveLength(MAX_LINKS_PER_AREA);
     } finally {
       await f2.close();
     }

@@ -27,6 +27,7 @@ import {
   type RenderedBlock,
 } from "./blocks";
 import { renderMarkdown } from "./markdown.server";
+import { MAX_LINKS_PER_AREA } from "./navigation";
 
 export { KEPT_REVISIONS };
 import { isReservedPageSlug } from "./reserved-slugs";
@@ -329,13 +330,17 @@ export function pagesOf(db: Db, workspaceId: string) {
           })
           .execute();
         await addRevision(trx, { id, slug }, "created", draft, actor);
-        if (input.inNavigation ?? true) {
-          const last = await trx
-            .selectFrom("site_nav_links")
-            .select((eb) => eb.fn.max("position").as("position"))
-            .where("workspace_id", "=", workspaceId)
-            .where("area", "=", "header")
-            .executeTakeFirst();
+        const last =
+          (input.inNavigation ?? true)
+            ? await trx
+                .selectFrom("site_nav_links")
+                .select((eb) => [eb.fn.max("position").as("position"), eb.fn.countAll().as("n")])
+                .where("workspace_id", "=", workspaceId)
+                .where("area", "=", "header")
+                .executeTakeFirst()
+            : undefined;
+        // A full menu (as the navigation page keeps it) takes no more: the page is made, its link is not.
+        if (last && Number(last.n) < MAX_LINKS_PER_AREA) {
           await trx
             .insertInto("site_nav_links")
             .values({
