@@ -6,7 +6,16 @@
  * Plain data, no server imports: the editor route and the preview route read the same form.
  */
 import { invalid, issuesOf } from "~/lib/errors";
-import { BLOCK_TYPES, MAX_BLOCKS, PageDraftInput, emptyBlock, type BlockInput, type BlockType } from "./blocks";
+import {
+  BLOCK_TYPES,
+  MAX_BLOCKS,
+  MAX_FAQ_ITEMS,
+  MAX_GALLERY_IMAGES,
+  PageDraftInput,
+  emptyBlock,
+  type BlockInput,
+  type BlockType,
+} from "./blocks";
 
 export type FormValues = Record<string, string>;
 
@@ -18,14 +27,19 @@ export interface DraftForm {
   blocks: Record<string, unknown>[];
 }
 
-function indices(values: FormValues, prefix: string): number[] {
+/**
+ * The indices under `prefix` (`blocks.` → 0, 1, 4…), in order, at most `max` of them. A form is the client's to
+ * write: one past the limit is kept (so validation names the limit), the rest are never read, and reading a
+ * posted form stays linear in its size however many indices it makes up.
+ */
+function indices(values: FormValues, prefix: string, max: number): number[] {
   const found = new Set<number>();
-  const pattern = new RegExp(`^${prefix.replace(/\./g, "\\.")}(\\d+)\\.`);
+  const pattern = new RegExp(`^${prefix.replace(/\./g, "\\.")}(\\d{1,6})\\.`);
   for (const key of Object.keys(values)) {
     const match = pattern.exec(key);
     if (match) found.add(Number(match[1]));
   }
-  return [...found].sort((a, b) => a - b);
+  return [...found].sort((a, b) => a - b).slice(0, max + 1);
 }
 
 function blockFromForm(values: FormValues, i: number): Record<string, unknown> | null {
@@ -50,21 +64,20 @@ function blockFromForm(values: FormValues, i: number): Record<string, unknown> |
     case "gallery": {
       const prefix = `blocks.${i}.imageIds.`;
       // Checked boxes, in the order the page listed them (`order` keeps the operator's order across posts).
+      // At most one past the limit (validation then names it), and each id's place looked up once.
       const checked = Object.keys(values)
         .filter((k) => k.startsWith(prefix) && values[k] === "on")
-        .map((k) => k.slice(prefix.length));
-      const order = (at("order") ?? "").split(",").filter(Boolean);
-      checked.sort((a, b) => {
-        const ia = order.indexOf(a);
-        const ib = order.indexOf(b);
-        return (ia < 0 ? Infinity : ia) - (ib < 0 ? Infinity : ib);
-      });
+        .map((k) => k.slice(prefix.length))
+        .slice(0, MAX_GALLERY_IMAGES + 1);
+      const order = new Map<string, number>();
+      for (const id of (at("order") ?? "").split(",")) if (id && !order.has(id)) order.set(id, order.size);
+      checked.sort((a, b) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity));
       return { type, imageIds: checked };
     }
     case "cta":
       return { type, heading: text("heading"), text: text("text"), label: text("label"), href: text("href") };
     case "faq": {
-      const items = indices(values, `blocks.${i}.items.`)
+      const items = indices(values, `blocks.${i}.items.`, MAX_FAQ_ITEMS)
         .map((j) => ({ question: text(`items.${j}.question`), answer: text(`items.${j}.answer`) }))
         // The editor always offers one empty question to fill in; an untouched one is not part of the draft.
         .filter((item) => item.question.trim() !== "" || item.answer.trim() !== "");
@@ -80,7 +93,7 @@ export function draftFromForm(values: FormValues): DraftForm {
     title: values.title ?? "",
     slug: values.slug ?? "",
     description: values.description ?? "",
-    blocks: indices(values, "blocks.").flatMap((i) => {
+    blocks: indices(values, "blocks.", MAX_BLOCKS).flatMap((i) => {
       const block = blockFromForm(values, i);
       return block ? [block] : [];
     }),

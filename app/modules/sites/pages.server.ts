@@ -27,6 +27,7 @@ import {
   type RenderedBlock,
 } from "./blocks";
 import { renderMarkdown } from "./markdown.server";
+import { MAX_LINKS_PER_AREA } from "./navigation";
 
 export { KEPT_REVISIONS };
 import { isReservedPageSlug } from "./reserved-slugs";
@@ -110,6 +111,31 @@ const slugTaken = () =>
   conflict("Another page already uses this address", [
     { field: "slug", message: "Another page of this site already uses this address" },
   ]);
+
+/** A unique violation of the address index (another page has the slug), not of the home or revision indexes. */
+function isSlugTaken(error: unknown): boolean {
+  if (!isUniqueViolation(error)) return false;
+  const { constraint, message } = error as { constraint?: unknown; message?: unknown };
+  return constraint === "site_pages_workspace_slug" || String(message ?? "").includes("site_pages.slug");
+}
+
+/**
+ * Runs `write` in one transaction. Two writes at once can both read "no home page yet" or the same last
+ * revision number, and the database's unique indexes refuse the second: it runs again (it then reads what the
+ * first wrote) rather than failing. A taken address is the operator's to fix: a 409 on the slug field.
+ */
+async function writeWithRetry(db: Db, write: (trx: Db) => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.transaction().execute(write);
+      return;
+    } catch (error) {
+      if (isSlugTaken(error)) throw slugTaken();
+      if (isUniqueViolation(error) && attempt < 3) continue;
+      throw error;
+    }
+  }
+}
 
 const parse = (json: string): PageContent => JSON.parse(json) as PageContent;
 
@@ -281,98 +307,87 @@ export function pagesOf(db: Db, workspaceId: string) {
       const id = newId();
       const at = isoNow();
       const draft = JSON.stringify(renderDraft({ title: input.title, description: input.description, blocks }));
-      try {
-        await db.transaction().execute(async (trx) => {
-          const hasHome = await trx
-            .selectFrom("site_pages")
-            .select("id")
-            .where("workspace_id", "=", workspaceId)
-            .where("is_home", "=", 1)
-            .executeTakeFirst();
+      await writeWithRetry(db, async (trx) => {
+        const hasHome = await trx
+          .selectFrom("site_pages")
+          .select("id")
+          .where("workspace_id", "=", workspaceId)
+          .where("is_home", "=", 1)
+          .executeTakeFirst();
+        await trx
+          .insertInto("site_pages")
+          .values({
+            id,
+            workspace_id: workspaceId,
+            slug,
+            is_home: hasHome ? 0 : 1,
+            draft,
+            published: null,
+            published_at: null,
+            has_changes: 0,
+            created_at: at,
+            updated_at: at,
+          })
+          .execute();
+        await addRevision(trx, { id, slug }, "created", draft, actor);
+        const last =
+          (input.inNavigation ?? true)
+            ? await trx
+                .selectFrom("site_nav_links")
+                .select((eb) => [eb.fn.max("position").as("position"), eb.fn.countAll().as("n")])
+                .where("workspace_id", "=", workspaceId)
+                .where("area", "=", "header")
+                .executeTakeFirst()
+            : undefined;
+        // A full menu (as the navigation page keeps it) takes no more: the page is made, its link is not.
+        if (last && Number(last.n) < MAX_LINKS_PER_AREA) {
           await trx
-            .insertInto("site_pages")
+            .insertInto("site_nav_links")
             .values({
-              id,
+              id: newId(),
               workspace_id: workspaceId,
-              slug,
-              is_home: hasHome ? 0 : 1,
-              draft,
-              published: null,
-              published_at: null,
-              has_changes: 0,
+              area: "header",
+              position: Number(last?.position ?? 0) + 1,
+              label: hasHome ? input.title.slice(0, 40) : "Home",
+              page_id: id,
+              url: null,
               created_at: at,
-              updated_at: at,
             })
             .execute();
-          await addRevision(trx, { id, slug }, "created", draft, actor);
-          if (input.inNavigation ?? true) {
-            const last = await trx
-              .selectFrom("site_nav_links")
-              .select((eb) => eb.fn.max("position").as("position"))
-              .where("workspace_id", "=", workspaceId)
-              .where("area", "=", "header")
-              .executeTakeFirst();
-            await trx
-              .insertInto("site_nav_links")
-              .values({
-                id: newId(),
-                workspace_id: workspaceId,
-                area: "header",
-                position: Number(last?.position ?? 0) + 1,
-                label: hasHome ? input.title.slice(0, 40) : "Home",
-                page_id: id,
-                url: null,
-                created_at: at,
-              })
-              .execute();
-          }
-          await audit(trx, actor, "page.created", { pageId: id, slug });
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw slugTaken();
-        throw error;
-      }
+        }
+        await audit(trx, actor, "page.created", { pageId: id, slug });
+      });
       return self.get(id);
     },
 
     /** Saves the draft (the public copy is untouched until publish). */
     async saveDraft(actor: PageActor, id: string, input: PageDraftInput): Promise<PageView> {
       await checkDraft(input);
-      try {
-        await db.transaction().execute(async (trx) => {
-          await writeDraft(trx, actor, await rowOrThrow(id, trx), input, "saved");
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw slugTaken();
-        throw error;
-      }
+      await writeWithRetry(db, async (trx) => {
+        await writeDraft(trx, actor, await rowOrThrow(id, trx), input, "saved");
+      });
       return self.get(id);
     },
 
     /** Publishes the draft (saving `input` first when given, in the same transaction). */
     async publish(actor: PageActor, id: string, input?: PageDraftInput): Promise<PageView> {
       if (input) await checkDraft(input);
-      try {
-        await db.transaction().execute(async (trx) => {
-          let row = await rowOrThrow(id, trx);
-          if (input) {
-            await writeDraft(trx, actor, row, input, "saved");
-            row = await rowOrThrow(id, trx);
-          }
-          const at = isoNow();
-          await trx
-            .updateTable("site_pages")
-            .set({ published: row.draft, published_at: at, has_changes: 0, updated_at: at })
-            .where("workspace_id", "=", workspaceId)
-            .where("id", "=", id)
-            .execute();
-          await addRevision(trx, row, "published", row.draft, actor);
-          await audit(trx, actor, "page.published", { pageId: id, slug: row.slug });
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw slugTaken();
-        throw error;
-      }
+      await writeWithRetry(db, async (trx) => {
+        let row = await rowOrThrow(id, trx);
+        if (input) {
+          await writeDraft(trx, actor, row, input, "saved");
+          row = await rowOrThrow(id, trx);
+        }
+        const at = isoNow();
+        await trx
+          .updateTable("site_pages")
+          .set({ published: row.draft, published_at: at, has_changes: 0, updated_at: at })
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", id)
+          .execute();
+        await addRevision(trx, row, "published", row.draft, actor);
+        await audit(trx, actor, "page.published", { pageId: id, slug: row.slug });
+      });
       return self.get(id);
     },
 
@@ -391,10 +406,24 @@ export function pagesOf(db: Db, workspaceId: string) {
       return self.get(id);
     },
 
-    /** Deletes the page, its revisions and its navigation links. */
+    /**
+     * Deletes the page, its revisions and its navigation links. The home page goes only as the last page: while
+     * others remain, deleting it would leave `/{site}` on the "on its way" welcome with pages published.
+     */
     async remove(actor: PageActor, id: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const row = await rowOrThrow(id, trx);
+        // The site's address would lose its page while others remain: the operator chooses the next home first.
+        if (row.is_home === 1) {
+          const other = await trx
+            .selectFrom("site_pages")
+            .select("id")
+            .where("workspace_id", "=", workspaceId)
+            .where("id", "!=", id)
+            .executeTakeFirst();
+          if (other)
+            throw conflict("This is your home page: make another page the home page first, then delete this one.");
+        }
         await trx
           .deleteFrom("site_nav_links")
           .where("workspace_id", "=", workspaceId)
@@ -412,7 +441,7 @@ export function pagesOf(db: Db, workspaceId: string) {
 
     /** Makes `id` the page at `/{site}` (the previous home page becomes an ordinary page at its slug). */
     async makeHome(actor: PageActor, id: string): Promise<PageView> {
-      await db.transaction().execute(async (trx) => {
+      await writeWithRetry(db, async (trx) => {
         const row = await rowOrThrow(id, trx);
         if (row.is_home === 1) return;
         const former = await trx
@@ -514,7 +543,7 @@ export function pagesOf(db: Db, workspaceId: string) {
         // Images deleted since are dropped rather than refusing the restore.
         blocks: await withoutMissingImages(db, workspaceId, editableBlocks(content)),
       };
-      await db.transaction().execute(async (trx) => {
+      await writeWithRetry(db, async (trx) => {
         await writeDraft(trx, actor, await rowOrThrow(id, trx), input, "restored");
         await audit(trx, actor, "page.restored", { pageId: id, revision: number });
       });

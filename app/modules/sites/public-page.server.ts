@@ -20,6 +20,9 @@ export interface PublicPageData {
   shareImage: PublicImage | null;
 }
 
+/** Shared caches may keep a public page, and ask again before each use (an edit shows at the next request). */
+const PUBLIC_CACHE = "public, max-age=0, must-revalidate";
+
 const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
 
 /** A published page's data, or the site's home (`page: null` when none is published yet). Throws the 404s. */
@@ -43,7 +46,13 @@ export async function loadPublicPage(
   ]);
   // An unpublished or unknown page, or the home page asked for by its slug (it lives at `/{site}`).
   if (pageSlug !== null && (!found || found.isHome)) {
-    if (found?.isHome) throw new Response(null, { status: 301, headers: { Location: `/${workspace.slug}` } });
+    // With a lifetime: a 301 without one is kept by browsers for ever, and tomorrow another page may be the
+    // home page and this address a page again.
+    if (found?.isHome)
+      throw new Response(null, {
+        status: 301,
+        headers: { Location: `/${workspace.slug}`, "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE) },
+      });
     context.request.log.failure = "missing-data";
     throw notFound();
   }
@@ -68,6 +77,6 @@ export async function loadPublicPage(
     shareImage: (firstImageId && images[firstImageId]) || null,
   };
   return data(body, {
-    headers: { "Cache-Control": cacheControlFor(resolved, "public, max-age=0, must-revalidate") },
+    headers: { "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE) },
   });
 }

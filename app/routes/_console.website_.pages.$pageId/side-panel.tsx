@@ -65,6 +65,9 @@ export function SidePanel() {
         <section className="panel danger" aria-labelledby="delete-page">
           <h2 id="delete-page">Delete</h2>
           <p>Deletes the page, its history and its menu links. This cannot be undone.</p>
+          {page.isHome ? (
+            <p>While your site has other pages, make one of them the home page before deleting this one.</p>
+          ) : null}
           <ConfirmForm
             confirm={`Delete “${page.title}”? Its address stops working and its history is deleted too.`}
             fields={{ intent: "delete" }}
