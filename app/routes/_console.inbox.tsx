@@ -7,6 +7,7 @@ import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { contactMessagesOf } from "~/modules/contacts/messages.server";
 import { excerpt, receivedAt, receivedShort } from "~/console/inbox-format";
+import { profileOf } from "~/modules/sites/profile.server";
 import { now } from "~/lib/clock.server";
 import { Pager } from "~/ui/pager";
 import consoleContactCss from "~/styles/console-contact.css?url";
@@ -20,7 +21,11 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
   const { workspace } = await requireWorkspace(request, context, "viewer");
   const messages = contactMessagesOf(context.services.db, workspace.id);
   const { page, ...window } = pageOf(request, PAGE_SIZE);
-  const [list, counts] = await Promise.all([messages.list(window), messages.count()]);
+  const [list, counts, profile] = await Promise.all([
+    messages.list(window),
+    messages.count(),
+    profileOf(context.services.db, workspace.id).get(),
+  ]);
   return {
     workspace: { name: workspace.name, slug: workspace.slug },
     counts,
@@ -32,8 +37,8 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
       email: m.email,
       excerpt: excerpt(m.message),
       unread: !m.readAt,
-      receivedAt: receivedAt(m.createdAt),
-      receivedShort: receivedShort(m.createdAt, now()),
+      receivedAt: receivedAt(m.createdAt, profile.timeZone),
+      receivedShort: receivedShort(m.createdAt, now(), profile.timeZone),
       createdAt: m.createdAt,
     })),
   };

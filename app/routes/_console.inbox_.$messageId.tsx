@@ -10,6 +10,7 @@ import { requireWorkspace } from "~/modules/access/operator.server";
 import { contactMessagesOf } from "~/modules/contacts/messages.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { excerpt, receivedAt } from "~/console/inbox-format";
+import { profileOf } from "~/modules/sites/profile.server";
 import { MissingRecord } from "~/console/missing-record";
 import { ConfirmForm } from "~/ui/confirm-form";
 import { FormMessage } from "~/ui/form";
@@ -24,10 +25,11 @@ export const loader = page("operator", async ({ request, params, context }: Load
   const { workspace, role } = await requireWorkspace(request, context, "viewer");
   // Reading it is what marks it read: the inbox's bold is "nobody here has opened this yet".
   const message = await contactMessagesOf(context.services.db, workspace.id).open(params.messageId ?? "");
+  const { timeZone } = await profileOf(context.services.db, workspace.id).get();
   return {
     workspace: { name: workspace.name },
     canEdit: roleAtLeast(role, "editor"),
-    message: { ...message, receivedAt: receivedAt(message.createdAt) },
+    message: { ...message, receivedAt: receivedAt(message.createdAt, timeZone) },
   };
 });
 
