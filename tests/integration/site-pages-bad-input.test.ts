@@ -190,12 +190,12 @@ describe("the editor API, given bad input", () => {
 });
 
 describe("the home page's own address", () => {
-  it("redirects to the site, and says how long the redirect may be kept", async () => {
+  it("redirects to the site with its query, and says how long the redirect may be kept", async () => {
     const published = await apiJson(`/api/editor/pages/${pageId}/publish`, { method: "POST" });
     expect(published.status).toBe(200);
     const res = await new Client(server.url).get(`/${SITE}/welcome?utm=x`);
     expect(res.status).toBe(301);
-    expect(res.headers.get("location")).toBe(`/${SITE}`);
+    expect(res.headers.get("location")).toBe(`/${SITE}?utm=x`);
     // Another page may become the home page tomorrow, and this address a page again: a visitor's browser
     // must not keep the redirect for ever (a 301 without Cache-Control is cached indefinitely).
     expect(res.headers.get("cache-control")).toMatch(/no-store|max-age=\d+/);

@@ -47,11 +47,14 @@ export async function loadPublicPage(
   // An unpublished or unknown page, or the home page asked for by its slug (it lives at `/{site}`).
   if (pageSlug !== null && (!found || found.isHome)) {
     // With a lifetime: a 301 without one is kept by browsers for ever, and tomorrow another page may be the
-    // home page and this address a page again.
+    // home page and this address a page again. The query (a campaign's utm_* tags) goes along.
     if (found?.isHome)
       throw new Response(null, {
         status: 301,
-        headers: { Location: `/${workspace.slug}`, "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE) },
+        headers: {
+          Location: `/${workspace.slug}${new URL(request.url).search}`,
+          "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
+        },
       });
     context.request.log.failure = "missing-data";
     throw notFound();
