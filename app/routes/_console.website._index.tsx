@@ -66,8 +66,8 @@ export default function WebsitePages() {
         {pages.length === 0 ? (
           <div className="empty">
             <p>
-              <strong>Your site has no pages yet.</strong> Visitors to <code>{`/${site.slug}`}</code> see a
-              &ldquo;coming soon&rdquo; welcome until you publish one.
+              <strong>Your site has no pages yet.</strong> Visitors to <code>{`/${site.slug}`}</code> see a welcome that
+              says your site is on its way until you publish one.
             </p>
             {canEdit ? (
               <p>

@@ -78,7 +78,7 @@ export async function checklistFor(
     {
       id: "publish",
       title: "Publish your site",
-      description: `Publish your home page, and visitors to /${slug} see your site instead of a "coming soon" page.`,
+      description: `Publish your home page, and visitors to /${slug} see your site instead of a welcome that says it is on its way.`,
       done: home !== null,
       href: "/website",
       action: "Publish a home page",
