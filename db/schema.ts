@@ -11,13 +11,16 @@ import type { ApiKeysTables } from "./schema/api-keys";
 import type { AuditTables } from "./schema/audit";
 import type { AuthTables } from "./schema/auth";
 import type { ContactsTables } from "./schema/contacts";
+import type { DomainsTables } from "./schema/domains";
 import type { FilesTables } from "./schema/files";
 import type { HealthTables } from "./schema/health";
 import type { JobsTables } from "./schema/jobs";
 import type { MailTables } from "./schema/mail";
 import type { OAuthTables } from "./schema/oauth";
 import type { RateLimitTables } from "./schema/rate-limit";
+import type { SitesAccessTables } from "./schema/sites-access";
 import type { SitesBrandingTables } from "./schema/sites-branding";
+import type { SitesDiscoveryTables } from "./schema/sites-discovery";
 import type { SitesPagesTables } from "./schema/sites-pages";
 import type { SitesPoliciesTables } from "./schema/sites-policies";
 import type { SopsTables } from "./schema/sops";
@@ -42,7 +45,10 @@ export interface Database
     FilesTables,
     SitesBrandingTables,
     SitesPagesTables,
-    SitesPoliciesTables {}
+    SitesPoliciesTables,
+    SitesDiscoveryTables,
+    SitesAccessTables,
+    DomainsTables {}
 
 // Every owner's types stay importable from "~db/schema", so callers need not know which file holds a table.
 export * from "./schema/accounts";
@@ -50,13 +56,16 @@ export * from "./schema/api-keys";
 export * from "./schema/audit";
 export * from "./schema/auth";
 export * from "./schema/contacts";
+export * from "./schema/domains";
 export * from "./schema/files";
 export * from "./schema/health";
 export * from "./schema/jobs";
 export * from "./schema/mail";
 export * from "./schema/oauth";
 export * from "./schema/rate-limit";
+export * from "./schema/sites-access";
 export * from "./schema/sites-branding";
+export * from "./schema/sites-discovery";
 export * from "./schema/sites-pages";
 export * from "./schema/sites-policies";
 export * from "./schema/sops";

@@ -42,6 +42,12 @@ export interface RequestScope {
    * after a post): the OAuth consent page adds the app's redirect URI.
    */
   formActionSources?: string[];
+  /**
+   * Set by server.ts when the request came in on a workspace's verified custom domain (issue 14): which site
+   * that host serves. The request's path was rewritten to `/{slug}{path}` before Remix saw it, so routes match
+   * as on the deployment's own host; links on such a request leave out the `/{slug}` prefix (`linkBase`).
+   */
+  siteHost?: { hostname: string; workspaceId: string; slug: string };
   log: RequestLog;
   logger: Logger;
 }

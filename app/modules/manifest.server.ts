@@ -6,6 +6,7 @@
 import type { AtriumModule } from "~/lib/module";
 import { authModule } from "./auth/module.server";
 import { contactsModule } from "./contacts/module.server";
+import { domainsModule } from "./domains/module.server";
 import { filesModule } from "./files/module.server";
 import { hostsModule } from "./hosts/module.server";
 import { jobsModule } from "./jobs/module.server";
@@ -19,6 +20,7 @@ import { sopsModule } from "./sops/module.server";
 
 export const MODULES: readonly AtriumModule[] = [
   hostsModule,
+  domainsModule,
   secretsModule,
   mailModule,
   outboundModule,

@@ -19,6 +19,9 @@ import * as m0017 from "./0017-sites-branding";
 import * as m0018 from "./0018-sites-policies";
 import * as m0019 from "./0019-contacts-messages";
 import * as m0020 from "./0020-tenancy-previous-slugs";
+import * as m0021 from "./0021-sites-discovery";
+import * as m0022 from "./0022-sites-access";
+import * as m0023 from "./0023-domains";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -52,4 +55,7 @@ export const migrations: Record<string, Migration> = {
   "0018-sites-policies": m0018,
   "0019-contacts-messages": m0019,
   "0020-tenancy-previous-slugs": m0020,
+  "0021-sites-discovery": m0021,
+  "0022-sites-access": m0022,
+  "0023-domains": m0023,
 };

@@ -160,6 +160,9 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
       "0018-sites-policies",
       "0019-contacts-messages",
       "0020-tenancy-previous-slugs",
+      "0021-sites-discovery",
+      "0022-sites-access",
+      "0023-domains",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
@@ -176,6 +179,9 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0023-domains Success",
+      "Down 0022-sites-access Success",
+      "Down 0021-sites-discovery Success",
       "Down 0020-tenancy-previous-slugs Success",
       "Down 0019-contacts-messages Success",
       "Down 0018-sites-policies Success",
