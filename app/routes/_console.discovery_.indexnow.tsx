@@ -181,11 +181,11 @@ export default function IndexNowPage() {
               <tbody>
                 {data.submissions.map((s) => (
                   <tr key={s.id} data-status={s.status}>
-                    <td>{when.format(new Date(s.createdAt))}</td>
-                    <td>
+                    <td data-label="When">{when.format(new Date(s.createdAt))}</td>
+                    <td data-label="Status">
                       <span className={`status-tag ${s.status}`}>{STATUS_LABEL[s.status]}</span>
                     </td>
-                    <td>
+                    <td data-label="Pages">
                       <details>
                         <summary>{s.urls.length === 1 ? "1 page" : `${s.urls.length} pages`}</summary>
                         <ul>
@@ -195,10 +195,12 @@ export default function IndexNowPage() {
                         </ul>
                       </details>
                     </td>
-                    <td>
-                      {s.responseStatus ? <strong>{s.responseStatus}</strong> : null}
-                      {s.error ? <span className="indexnow-reason"> {s.error}</span> : null}
-                      {!s.responseStatus && !s.error ? "—" : null}
+                    <td data-label="Response">
+                      <span>
+                        {s.responseStatus ? <strong>{s.responseStatus}</strong> : null}
+                        {s.error ? <span className="indexnow-reason"> {s.error}</span> : null}
+                        {!s.responseStatus && !s.error ? "—" : null}
+                      </span>
                     </td>
                   </tr>
                 ))}

@@ -9,7 +9,7 @@ import type { Db } from "~db/client";
 import { originalKey, type BlobStore } from "~/modules/files/storage.server";
 import { mediaSrc, type MediaItem } from "~/modules/files/media.server";
 import { brandingOf } from "~/modules/sites/branding.server";
-import { textOn } from "~/modules/sites/contrast";
+import { contrastRatio, textOn } from "~/modules/sites/contrast";
 import { themeHref } from "~/modules/sites/theme.server";
 import { rasteriseSvg, renderOgImage, type OgImageInput } from "./render.server";
 import { ogImageVersion, ogTitle } from "./version";
@@ -163,6 +163,11 @@ export async function ogImageOf(
         title,
         brand: branding.colors.brand,
         text: textOn(branding.colors.brand),
+        // An accent too close to the background would draw nothing: then the text colour.
+        accent:
+          contrastRatio(branding.colors.accent, branding.colors.brand) >= 1.8
+            ? branding.colors.accent
+            : textOn(branding.colors.brand),
         logo: await logoFor(services.fileStore, logo),
       }),
     );

@@ -22,6 +22,8 @@ export interface OgImageInput {
   brand: string;
   /** `#rrggbb`: readable on `brand`. */
   text: string;
+  /** `#rrggbb`: the brand's accent, for the rule beside the name (the text colour when it would not show). */
+  accent: string;
   /** A PNG or JPEG as a data URL, with its size, or null. */
   logo: { dataUrl: string; width: number; height: number } | null;
 }
@@ -107,7 +109,7 @@ function markup(input: OgImageInput): Node {
         input.title === input.siteName
           ? []
           : [
-              el("div", { width: 48, height: 6, backgroundColor: input.text, marginRight: 20, borderRadius: 3 }),
+              el("div", { width: 56, height: 8, backgroundColor: input.accent, marginRight: 22, borderRadius: 4 }),
               input.siteName,
             ],
       ),
