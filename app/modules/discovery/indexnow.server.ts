@@ -277,66 +277,81 @@ export function indexNowHandler(services: SubmitServices) {
         .execute();
     };
 
-    // Close the window first: later changes start a row of their own, and this one's URLs no longer change.
-    await rows().set({ status: "sending", updated_at: isoNow() }).where("status", "=", "queued").execute();
-    const row = await db
-      .selectFrom("indexnow_submissions")
-      .selectAll()
-      .where("id", "=", submissionId)
-      .where("workspace_id", "=", workspaceId)
-      .executeTakeFirst();
-    // Gone with its workspace, or already finished by an earlier delivery of this job (at least once).
-    if (!row || row.status !== "sending") return;
-    const paths = JSON.parse(row.urls) as string[];
-
-    const workspace = await db
-      .selectFrom("workspaces")
-      .select(["id", "slug"])
-      .where("id", "=", workspaceId)
-      .executeTakeFirst();
-    if (!workspace) return;
-    const settings = await indexNowOf(db, workspaceId).settings();
-    if (!settings.enabled || !settings.key) {
-      await record("skipped", { error: "IndexNow was turned off before the submission was sent" });
+    if (control.exhausted) {
+      await record("failed", { error: "The submission could not be sent: its attempts ran out" });
       return;
     }
-    const address = await siteAddressOf(services as AppServices, workspace, null);
-    if (!address) {
-      await record("skipped", { error: NO_ADDRESS_REASON });
-      return;
-    }
-    // A retry finds absolute URLs already (written before the first attempt): they stay as they were sent.
-    const urls = paths.map((p) => (/^https?:\/\//.test(p) ? p : siteUrl(address, p)));
-    const body = {
-      host: new URL(address.origin).host,
-      key: settings.key,
-      keyLocation: siteUrl(address, "/indexnow"),
-      urlList: urls,
-    };
-    await record("sending", { urls });
     try {
-      const response = await outboundRequest(
-        {
-          url: services.env.INDEXNOW_ENDPOINT,
-          method: "POST",
-          headers: { "content-type": "application/json; charset=utf-8" },
-          body: JSON.stringify(body),
-        },
-        services.outbound,
-      );
-      await record("sent", { responseStatus: response.status });
+      await submit();
     } catch (error) {
-      if (error instanceof JobInterrupted) throw error;
-      const outbound = error instanceof OutboundError ? error : null;
-      const status = outbound?.status ?? null;
-      const reason = status
-        ? describeIndexNowStatus(status)
-        : (outbound?.message ?? "The submission could not be sent");
-      if (outbound?.retryable && !control.lastAttempt) {
-        await record("sending", { responseStatus: status, error: `${reason}; trying again shortly` });
-        throw new RetryableError(reason);
+      if (error instanceof JobInterrupted || error instanceof RetryableError) throw error;
+      // Anything unexpected ends this submission: the console must not show it "sending" forever.
+      if (!control.leaseLost) await record("failed", { error: "The submission stopped unexpectedly" });
+      throw error;
+    }
+
+    async function submit(): Promise<void> {
+      // Close the window first: later changes start a row of their own, and this one's URLs no longer change.
+      await rows().set({ status: "sending", updated_at: isoNow() }).where("status", "=", "queued").execute();
+      const row = await db
+        .selectFrom("indexnow_submissions")
+        .selectAll()
+        .where("id", "=", submissionId)
+        .where("workspace_id", "=", workspaceId)
+        .executeTakeFirst();
+      // Gone with its workspace, or already finished by an earlier delivery of this job (at least once).
+      if (!row || row.status !== "sending") return;
+      const paths = JSON.parse(row.urls) as string[];
+
+      const workspace = await db
+        .selectFrom("workspaces")
+        .select(["id", "slug"])
+        .where("id", "=", workspaceId)
+        .executeTakeFirst();
+      if (!workspace) return;
+      const settings = await indexNowOf(db, workspaceId).settings();
+      if (!settings.enabled || !settings.key) {
+        await record("skipped", { error: "IndexNow was turned off before the submission was sent" });
+        return;
       }
-      await record("failed", { responseStatus: status, error: reason });
+      const address = await siteAddressOf(services as AppServices, workspace, null);
+      if (!address) {
+        await record("skipped", { error: NO_ADDRESS_REASON });
+        return;
+      }
+      // A retry finds absolute URLs already (written before the first attempt): they stay as they were sent.
+      const urls = paths.map((p) => (/^https?:\/\//.test(p) ? p : siteUrl(address, p)));
+      const body = {
+        host: new URL(address.origin).host,
+        key: settings.key,
+        keyLocation: siteUrl(address, "/indexnow"),
+        urlList: urls,
+      };
+      await record("sending", { urls });
+      try {
+        const response = await outboundRequest(
+          {
+            url: services.env.INDEXNOW_ENDPOINT,
+            method: "POST",
+            headers: { "content-type": "application/json; charset=utf-8" },
+            body: JSON.stringify(body),
+          },
+          services.outbound,
+        );
+        await record("sent", { responseStatus: response.status });
+      } catch (error) {
+        if (error instanceof JobInterrupted) throw error;
+        const outbound = error instanceof OutboundError ? error : null;
+        const status = outbound?.status ?? null;
+        const reason = status
+          ? describeIndexNowStatus(status)
+          : (outbound?.message ?? "The submission could not be sent");
+        if (outbound?.retryable && !control.lastAttempt) {
+          await record("sending", { responseStatus: status, error: `${reason}; trying again shortly` });
+          throw new RetryableError(reason);
+        }
+        await record("failed", { responseStatus: status, error: reason });
+      }
     }
   };
 }
