@@ -4,7 +4,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
 import { resolveSitePage } from "~/modules/access/site.server";
-import { ogImageOf } from "~/modules/og-image/og-image.server";
+import { OgImageBusy, ogImageOf } from "~/modules/og-image/og-image.server";
 
 const text = (body: string, status: number) =>
   new Response(body, {
@@ -40,7 +40,17 @@ export const loader = page("public", async ({ request, params, context }: Loader
   if (ifNoneMatch?.split(/\s*,\s*/).includes(image.etag) || ifNoneMatch === "*") {
     return new Response(null, { status: 304, headers });
   }
-  const png = await image.png();
+  let png: Buffer;
+  try {
+    png = await image.png();
+  } catch (error) {
+    if (!(error instanceof OgImageBusy)) throw error;
+    context.request.log.failure = "server";
+    return new Response(error.message, {
+      status: 503,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "5" },
+    });
+  }
   return new Response(new Uint8Array(png), {
     headers: { ...headers, "Content-Length": String(png.byteLength) },
   });

@@ -180,6 +180,26 @@ describe("IndexNow settings and the key file", () => {
   });
 });
 
+describe("the console's form", () => {
+  it("turns IndexNow off and on without JavaScript; a viewer and an unknown action are refused", async () => {
+    const { key } = await settings();
+    const denied = await viewer.post("/discovery/indexnow", { intent: "disable" });
+    expect(denied.status).toBe(403);
+    const unknown = await owner.post("/discovery/indexnow", { intent: "explode" });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain("Unknown action");
+    expect((await settings()).enabled).toBe(true);
+
+    const off = await owner.post("/discovery/indexnow", { intent: "disable" });
+    expect(off.status).toBe(200);
+    expect(await off.text()).toContain("IndexNow is off: nothing more is submitted.");
+    expect((await settings()).enabled).toBe(false);
+    const on = await owner.post("/discovery/indexnow", { intent: "enable" });
+    expect(await on.text()).toContain(key!);
+    expect(await settings()).toMatchObject({ enabled: true, key });
+  });
+});
+
 describe("submissions", () => {
   it("sends a published page to the endpoint as the protocol's JSON, at the site's public address", async () => {
     const { key } = await settings();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ByteLru, createOgImageCache } from "./og-image.server";
+import { ByteLru, createOgImageCache, OgImageBusy } from "./og-image.server";
 import { rasteriseSvg } from "./render.server";
 import { MAX_OG_TITLE, ogImagePath, ogImageVersion, ogTitle } from "./version";
 
@@ -61,6 +61,22 @@ describe("the image cache", () => {
     await cache.get("k", render);
     expect(cache.renders).toBe(1);
   });
+});
+
+it("refuses a render once its queue is full, and renders again once it drains", async () => {
+  const cache = createOgImageCache(1024, 1, 1);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const slow = async () => {
+    await gate;
+    return Buffer.from("png");
+  };
+  const running = cache.get("a", slow);
+  const waiting = cache.get("b", slow);
+  await expect(cache.get("c", slow)).rejects.toBeInstanceOf(OgImageBusy);
+  release();
+  await Promise.all([running, waiting]);
+  await expect(cache.get("c", slow)).resolves.toEqual(Buffer.from("png"));
 });
 
 describe("rasteriseSvg", () => {

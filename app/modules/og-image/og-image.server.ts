@@ -2,7 +2,8 @@
  * A site's generated share image (ADR 022): what `/{site}/og-image?title=…` answers. Rendering costs tens of
  * milliseconds of CPU, so the PNG is cached in memory by its inputs (the theme's hash, the logo, the site's
  * name and the title): an LRU bounded by bytes, with concurrent requests for the same image sharing one render
- * and at most two renders running at once (a burst of new titles queues rather than taking every core).
+ * and at most two renders running at once (a burst of new titles queues rather than taking every core; past
+ * 64 waiting, a request is answered 503 with Retry-After rather than queued).
  */
 import { createHash } from "node:crypto";
 import type { Db } from "~db/client";
@@ -52,12 +53,22 @@ export class ByteLru {
   }
 }
 
-/** A small counting semaphore. */
-function limiter(max: number) {
+/** Thrown when more renders wait than the queue holds: a flood of new titles is refused, not queued forever. */
+export class OgImageBusy extends Error {
+  constructor() {
+    super("Too many share images are being drawn at the moment");
+  }
+}
+
+/** A small counting semaphore with a bounded queue. */
+function limiter(max: number, maxWaiting: number) {
   let active = 0;
   const waiting: Array<() => void> = [];
   return async function run<T>(work: () => Promise<T>): Promise<T> {
-    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    if (active >= max) {
+      if (waiting.length >= maxWaiting) throw new OgImageBusy();
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
     active++;
     try {
       return await work();
@@ -75,10 +86,10 @@ export interface OgImageCache {
   readonly renders: number;
 }
 
-export function createOgImageCache(maxBytes: number, maxConcurrentRenders = 2): OgImageCache {
+export function createOgImageCache(maxBytes: number, maxConcurrentRenders = 2, maxWaiting = 64): OgImageCache {
   const lru = new ByteLru(maxBytes);
   const inFlight = new Map<string, Promise<Buffer>>();
-  const limit = limiter(maxConcurrentRenders);
+  const limit = limiter(maxConcurrentRenders, maxWaiting);
   let renders = 0;
   return {
     get(key, render) {
