@@ -66,6 +66,11 @@ export const EnvSchema = z.object({
   OUTBOUND_ALLOW_PRIVATE: flag(false),
   OUTBOUND_TIMEOUT_MS: int(10_000, 100),
   OUTBOUND_MAX_RESPONSE_BYTES: int(1_048_576, 1024),
+  /** Where IndexNow submissions go (ADR 022): the shared endpoint forwards to every participating engine. */
+  INDEXNOW_ENDPOINT: z
+    .string()
+    .url("must be an absolute URL such as https://api.indexnow.org/indexnow")
+    .default("https://api.indexnow.org/indexnow"),
   SMTP_URL: z
     .string()
     .refine((v) => /^smtps?:\/\//.test(v), "must start with smtp:// or smtps://")

@@ -6,6 +6,7 @@
 import type { AtriumModule } from "~/lib/module";
 import { authModule } from "./auth/module.server";
 import { contactsModule } from "./contacts/module.server";
+import { indexNowModule } from "./discovery/indexnow-module.server";
 import { domainsModule } from "./domains/module.server";
 import { filesModule } from "./files/module.server";
 import { hostsModule } from "./hosts/module.server";
@@ -31,6 +32,7 @@ export const MODULES: readonly AtriumModule[] = [
   filesModule,
   sitesModule,
   contactsModule,
+  indexNowModule,
   // Last: it starts once every module's handlers exist, and stops first, so no job is still running on a
   // service another module has already stopped.
   jobsModule,

@@ -6,6 +6,7 @@
  * `matches`.
  */
 import type { MetaDescriptor, MetaFunction } from "@remix-run/node";
+import { ogImagePath, ogImageVersion } from "~/modules/og-image/version";
 import { imageMeta } from "./meta";
 
 export interface ChromeImage {
@@ -92,8 +93,28 @@ export function chromeMeta(matches: readonly MatchLike[]): MetaDescriptor[] {
 }
 
 /**
- * A public page's `meta`: the page's own tags (`siteMeta`), the site's social image when the page has none of
- * its own, and `chromeMeta`. A page route's `meta` replaces the layout's, so each public page exports
+ * The share image of a page without one of its own and a site without a social image: the site's generated
+ * og-image for the page's title (ADR 022), at the site's address. `chrome.origin` + `/{slug}` is the
+ * deployment's address for now; once the layout carries the site's final address (a custom domain), this is
+ * where it goes.
+ */
+export function generatedImage(
+  chrome: SiteChrome,
+  title: string,
+): { url: string; width: number; height: number; alt: string } {
+  const version = ogImageVersion(chrome.themeHref, chrome.logo?.src ?? null, chrome.name);
+  return {
+    url: `${chrome.origin}/${chrome.slug}${ogImagePath(title, version)}`,
+    width: 1200,
+    height: 630,
+    alt: title && title !== chrome.name ? `${title} · ${chrome.name}` : chrome.name,
+  };
+}
+
+/**
+ * A public page's `meta`: the page's own tags (`siteMeta`), then for its share image the page's own, else the
+ * site's social image (the operator chose it), else the generated og-image with the page's title; and
+ * `chromeMeta`. A page route's `meta` replaces the layout's, so each public page exports
  * `meta = withSiteChrome(ownMeta)` and loses nothing the layout would have said.
  */
 export function withSiteChrome<Loader>(own: MetaFunction<Loader>): MetaFunction<Loader> {
@@ -101,11 +122,21 @@ export function withSiteChrome<Loader>(own: MetaFunction<Loader>): MetaFunction<
     const tags = own(args) ?? [];
     const chrome = chromeOf(args.matches);
     const hasImage = tags.some((tag) => "property" in tag && tag.property === "og:image");
-    if (hasImage || !chrome?.socialImage) return [...tags, ...chromeMeta(args.matches)];
-    const { src, width, height, alt } = chrome.socialImage;
+    if (hasImage || !chrome) return [...tags, ...chromeMeta(args.matches)];
+    const ogTitle = tags.find((tag) => "property" in tag && tag.property === "og:title");
+    const title =
+      ogTitle && "content" in ogTitle && typeof ogTitle.content === "string" ? ogTitle.content : chrome.name;
+    const image = chrome.socialImage
+      ? {
+          url: chrome.socialImage.src,
+          width: chrome.socialImage.width,
+          height: chrome.socialImage.height,
+          alt: chrome.socialImage.alt,
+        }
+      : generatedImage(chrome, title);
     return [
       ...tags.filter((tag) => !("name" in tag && tag.name === "twitter:card")),
-      ...imageMeta(chrome.origin, { url: src, width, height, alt }),
+      ...imageMeta(chrome.origin, image),
       ...chromeMeta(args.matches),
     ];
   };

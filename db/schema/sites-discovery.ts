@@ -46,9 +46,9 @@ export interface SiteDiscoveryTable {
 export interface IndexNowSubmissionsTable {
   id: string;
   workspace_id: string;
-  /** JSON array of absolute URLs. */
+  /** JSON array: site paths while queued (`""` is the home page), the absolute URLs sent once sending. */
   urls: string;
-  /** "queued" | "sent" | "failed" | "skipped". */
+  /** "queued" (gathering paths) | "sending" | "sent" | "failed" | "skipped" (ADR 022). */
   status: string;
   response_status: number | null;
   error: string | null;

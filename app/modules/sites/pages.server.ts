@@ -13,6 +13,7 @@ import { isoNow } from "~/lib/clock.server";
 import { conflict, invalid, notFound, type FieldIssue } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { queueIndexNow } from "~/modules/discovery/indexnow.server";
 import { mediaOf, mediaSrc, mediaSrcSet, toMediaItem, type MediaItem } from "~/modules/files/media.server";
 import {
   KEPT_REVISIONS,
@@ -138,6 +139,9 @@ async function writeWithRetry(db: Db, write: (trx: Db) => Promise<void>): Promis
 }
 
 const parse = (json: string): PageContent => JSON.parse(json) as PageContent;
+
+/** A page's path on its site for IndexNow: `""` is the site's own address (the home page). */
+const indexNowPath = (row: { slug: string; is_home: number }) => (row.is_home === 1 ? "" : `/${row.slug}`);
 
 type PageRow = SitePagesTable;
 
@@ -387,6 +391,7 @@ export function pagesOf(db: Db, workspaceId: string) {
           .execute();
         await addRevision(trx, row, "published", row.draft, actor);
         await audit(trx, actor, "page.published", { pageId: id, slug: row.slug });
+        await queueIndexNow(trx, workspaceId, [indexNowPath(row)]);
       });
       return self.get(id);
     },
@@ -402,6 +407,8 @@ export function pagesOf(db: Db, workspaceId: string) {
           .where("id", "=", id)
           .execute();
         await audit(trx, actor, "page.unpublished", { pageId: id, slug: row.slug });
+        // Search engines recrawl it and drop it (it answers 404 now).
+        if (row.published !== null) await queueIndexNow(trx, workspaceId, [indexNowPath(row)]);
       });
       return self.get(id);
     },
@@ -474,6 +481,13 @@ export function pagesOf(db: Db, workspaceId: string) {
           .where("id", "=", id)
           .execute();
         await audit(trx, actor, "page.home_changed", { pageId: id, slug: row.slug });
+        // The site's address shows another page, and both pages' own addresses changed meaning.
+        if (row.published !== null || former?.published)
+          await queueIndexNow(trx, workspaceId, [
+            "",
+            `/${row.slug}`,
+            ...(former?.published ? [`/${former.slug}`] : []),
+          ]);
       });
       return self.get(id);
     },

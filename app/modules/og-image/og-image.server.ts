@@ -1,0 +1,186 @@
+/**
+ * A site's generated share image (ADR 022): what `/{site}/og-image?title=…` answers. Rendering costs tens of
+ * milliseconds of CPU, so the PNG is cached in memory by its inputs (the theme's hash, the logo, the site's
+ * name and the title): an LRU bounded by bytes, with concurrent requests for the same image sharing one render
+ * and at most two renders running at once (a burst of new titles queues rather than taking every core; past
+ * 64 waiting, a request is answered 503 with Retry-After rather than queued).
+ */
+import { createHash } from "node:crypto";
+import type { Db } from "~db/client";
+import { originalKey, type BlobStore } from "~/modules/files/storage.server";
+import { mediaSrc, type MediaItem } from "~/modules/files/media.server";
+import { brandingOf } from "~/modules/sites/branding.server";
+import { contrastRatio, textOn } from "~/modules/sites/contrast";
+import { themeHref } from "~/modules/sites/theme.server";
+import { rasteriseSvg, renderOgImage, type OgImageInput } from "./render.server";
+import { ogImageVersion, ogTitle } from "./version";
+
+const LOGO_HEIGHT = 240;
+
+/** Least recently used entries go first once the total passes `maxBytes`. */
+export class ByteLru {
+  private readonly entries = new Map<string, Buffer>();
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): Buffer | undefined {
+    const value = this.entries.get(key);
+    if (value) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: Buffer): void {
+    if (value.byteLength > this.maxBytes) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.bytes -= old.byteLength;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, value);
+    this.bytes += value.byteLength;
+    for (const [oldest, buffer] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= buffer.byteLength;
+    }
+  }
+
+  get size(): number {
+    return this.bytes;
+  }
+}
+
+/** Thrown when more renders wait than the queue holds: a flood of new titles is refused, not queued forever. */
+export class OgImageBusy extends Error {
+  constructor() {
+    super("Too many share images are being drawn at the moment");
+  }
+}
+
+/** A small counting semaphore with a bounded queue. */
+function limiter(max: number, maxWaiting: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async function run<T>(work: () => Promise<T>): Promise<T> {
+    if (active >= max) {
+      if (waiting.length >= maxWaiting) throw new OgImageBusy();
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+    active++;
+    try {
+      return await work();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export interface OgImageCache {
+  /** The PNG for `key`, rendering it (once, however many ask at the same time) when it is not cached. */
+  get(key: string, render: () => Promise<Buffer>): Promise<Buffer>;
+  /** How many renders have run (tests and the ADR's measurement read it). */
+  readonly renders: number;
+}
+
+export function createOgImageCache(maxBytes: number, maxConcurrentRenders = 2, maxWaiting = 64): OgImageCache {
+  const lru = new ByteLru(maxBytes);
+  const inFlight = new Map<string, Promise<Buffer>>();
+  const limit = limiter(maxConcurrentRenders, maxWaiting);
+  let renders = 0;
+  return {
+    get(key, render) {
+      const cached = lru.get(key);
+      if (cached) return Promise.resolve(cached);
+      const pending = inFlight.get(key);
+      if (pending) return pending;
+      const made = limit(async () => {
+        renders++;
+        return render();
+      })
+        .then((png) => {
+          lru.set(key, png);
+          return png;
+        })
+        .finally(() => inFlight.delete(key));
+      inFlight.set(key, made);
+      return made;
+    },
+    get renders() {
+      return renders;
+    },
+  };
+}
+
+/** One per process: 32 MB holds about a thousand images (a typical one is 25–40 kB). */
+export const ogImages = createOgImageCache(32 * 1024 * 1024);
+
+export interface OgImageAnswer {
+  /** The PNG, from the cache or rendered now. */
+  png(): Promise<Buffer>;
+  /** Strong: the hash of the inputs, so it is known before rendering (a 304 renders nothing). */
+  etag: string;
+  /** The `v=` the page head gives this site's images today. */
+  version: string;
+}
+
+/** The logo as satori can draw it: PNG and JPEG as they are, SVG rasterised; other formats are left out. */
+async function logoFor(store: BlobStore, logo: MediaItem | null): Promise<OgImageInput["logo"]> {
+  if (!logo) return null;
+  const bytes = await store.get(originalKey(logo.sha256));
+  if (!bytes) return null;
+  if (logo.contentType === "image/svg+xml") {
+    try {
+      const { png, width, height } = rasteriseSvg(bytes, LOGO_HEIGHT);
+      return { dataUrl: `data:image/png;base64,${png.toString("base64")}`, width, height };
+    } catch {
+      return null; // An SVG resvg cannot read: the image goes without a logo rather than failing.
+    }
+  }
+  if ((logo.contentType !== "image/png" && logo.contentType !== "image/jpeg") || !logo.width || !logo.height) {
+    return null;
+  }
+  return {
+    dataUrl: `data:${logo.contentType};base64,${bytes.toString("base64")}`,
+    width: logo.width,
+    height: logo.height,
+  };
+}
+
+/** The share image of a workspace's site with `rawTitle` (trimmed and cut to 120 characters, never refused). */
+export async function ogImageOf(
+  services: { db: Db; fileStore: BlobStore },
+  workspace: { id: string; slug: string; name: string },
+  rawTitle: string | null,
+  cache: OgImageCache = ogImages,
+): Promise<OgImageAnswer> {
+  const brand = brandingOf(services.db, workspace.id);
+  const branding = await brand.get();
+  const { logo } = await brand.images(branding);
+  const title = ogTitle(rawTitle) || workspace.name;
+  const theme = themeHref(workspace.slug, branding);
+  const version = ogImageVersion(theme, logo ? mediaSrc(workspace.slug, logo, 320) : null, workspace.name);
+  const key = createHash("sha256")
+    .update(JSON.stringify([theme, logo?.id ?? null, logo?.sha256 ?? null, workspace.name, title]))
+    .digest("base64url")
+    .slice(0, 32);
+  const png = () =>
+    cache.get(key, async () =>
+      renderOgImage({
+        siteName: workspace.name,
+        title,
+        brand: branding.colors.brand,
+        text: textOn(branding.colors.brand),
+        // An accent too close to the background would draw nothing: then the text colour.
+        accent:
+          contrastRatio(branding.colors.accent, branding.colors.brand) >= 1.8
+            ? branding.colors.accent
+            : textOn(branding.colors.brand),
+        logo: await logoFor(services.fileStore, logo),
+      }),
+    );
+  return { png, etag: `"og-${key}"`, version };
+}
