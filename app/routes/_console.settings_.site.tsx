@@ -141,7 +141,7 @@ export default function SiteVisibilitySettings() {
       {result ? <FormMessage message={result.message} tone={result.ok ? "success" : "error"} /> : null}
 
       <section className="panel" aria-labelledby="status-heading">
-        <h2 id="status-heading">Now</h2>
+        <h2 id="status-heading">Current visibility</h2>
         <p className="visibility-status">
           <span className={`visibility-badge ${isProtected ? "is-protected" : "is-public"}`}>
             {isProtected ? "Password protected" : "Public"}
