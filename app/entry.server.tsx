@@ -12,6 +12,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { contractFor } from "~/lib/access-contract.server";
 import { failureCategory } from "~/lib/http.server";
+import { dataRequestGate, isPrivateSiteAnswer } from "~/modules/site-access/gate.server";
 import { hydrates } from "~/ui/handle";
 import { NonceContext } from "~/ui/nonce";
 
@@ -73,6 +74,8 @@ export default function handleRequest(
     "Content-Security-Policy",
     contentSecurityPolicy(interactive, nonce, loadContext.services.devServer, loadContext.request.formActionSources),
   );
+  // A protected site's page (ADR 023) is for the visitor who unlocked it only, whatever its route said.
+  if (isPrivateSiteAnswer(loadContext)) responseHeaders.set("Cache-Control", "private, no-store");
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
 
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
@@ -106,6 +109,25 @@ export default function handleRequest(
     );
     setTimeout(abort, streamTimeout + 1_000);
   });
+}
+
+/**
+ * Data requests (`/{site}/about.data`): a protected site's gate again, as such a request may leave the `$site`
+ * layout's loader out (ADR 023). Public pages do not hydrate, so no browser of ours makes one; a script could.
+ */
+export async function handleDataRequest(
+  response: Response,
+  {
+    request,
+    context,
+    params,
+  }: { request: Request; context: AppLoadContext; params: Record<string, string | undefined> },
+): Promise<Response> {
+  if (!params.site) return response;
+  const locked = await dataRequestGate(context, request, params.site);
+  if (locked) return locked;
+  if (isPrivateSiteAnswer(context)) response.headers.set("Cache-Control", "private, no-store");
+  return response;
 }
 
 export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {

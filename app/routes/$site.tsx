@@ -4,6 +4,7 @@ import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoa
 import { resolveSitePage } from "~/modules/access/site.server";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { loadSiteChrome } from "~/modules/sites/chrome.server";
+import { lockedChrome, siteGate } from "~/modules/site-access/gate.server";
 import type { RouteHandle } from "~/ui/handle";
 import siteCss from "~/styles/site.css?url";
 import { page } from "~/lib/routes.server";
@@ -34,7 +35,10 @@ export const loader = page("public", async ({ request, params, context }: Loader
       headers: { "Cache-Control": "no-store" },
     });
   }
-  return loadSiteChrome(context.services.db, site.workspace, await publicOrigin(request, context));
+  // A protected site (ADR 023): redirects to its unlock page unless this visitor unlocked it.
+  const gate = await siteGate(context, request, site.workspace);
+  const chrome = await loadSiteChrome(context.services.db, site.workspace, await publicOrigin(request, context));
+  return gate.state === "locked" ? lockedChrome(chrome) : chrome;
 });
 
 /**

@@ -2,6 +2,7 @@ import { defineModule } from "~/lib/module";
 import { createApiRateLimit, type ApiRateLimit } from "./api-rate-limit.server";
 import { createContactThrottle, type ContactThrottle } from "./contact-throttle.server";
 import { createInviteThrottle, type InviteThrottle } from "./invite-throttle.server";
+import { createSiteUnlockThrottle, type SiteUnlockThrottle } from "./site-unlock-throttle.server";
 
 declare module "~/lib/context" {
   interface AppServices {
@@ -11,6 +12,8 @@ declare module "~/lib/context" {
     inviteThrottle: InviteThrottle;
     /** Contact-form messages per client address and site. */
     contactThrottle: ContactThrottle;
+    /** Password guesses on a protected site's unlock page, per client address and site. */
+    siteUnlockThrottle: SiteUnlockThrottle;
   }
 }
 
@@ -20,5 +23,6 @@ export const rateLimitModule = defineModule({
     apiRateLimit: createApiRateLimit(db),
     inviteThrottle: createInviteThrottle(database),
     contactThrottle: createContactThrottle(database, env.CONTACT_MESSAGES_PER_ADDRESS_PER_HOUR),
+    siteUnlockThrottle: createSiteUnlockThrottle(database),
   }),
 });

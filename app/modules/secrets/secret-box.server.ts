@@ -7,7 +7,7 @@
  * Each sealed value is bound (GCM additional data) to what it belongs to, e.g. `sop_trigger:<id>`, so a
  * ciphertext copied into another row does not open there.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Logger } from "pino";
@@ -21,6 +21,11 @@ export interface SecretBox {
   seal(plaintext: string, boundTo: string): string;
   /** Throws when the value was sealed under another key or for another owner, or was altered. */
   open(sealed: string, boundTo: string): string;
+  /**
+   * A 32-byte key for one purpose (e.g. `site-unlock-cookie`), derived from the app key with HKDF-SHA256: a
+   * MAC key that is not the encryption key, and one purpose's MACs never verify as another's.
+   */
+  deriveKey(purpose: string): Buffer;
 }
 
 export function createSecretBox(key: Buffer): SecretBox {
@@ -41,6 +46,9 @@ export function createSecretBox(key: Buffer): SecretBox {
       decipher.setAAD(Buffer.from(boundTo));
       decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+    },
+    deriveKey(purpose) {
+      return Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `atrium:${purpose}`, 32));
     },
   };
 }

@@ -41,4 +41,14 @@ describe("secret box", () => {
     expect(loadAppKey({ APP_KEY: key, APP_KEY_FILE: "/nonexistent/x" }).equals(Buffer.alloc(32, 1))).toBe(true);
     expect(() => loadAppKey({ APP_KEY: "c2hvcnQ=", APP_KEY_FILE: "/x" })).toThrow(/APP_KEY must hold 32 bytes/);
   });
+
+  it("derives one stable key per purpose, none of them the app key", () => {
+    const box = createSecretBox(Buffer.alloc(32, 7));
+    const a = box.deriveKey("site-unlock-cookie");
+    expect(a).toHaveLength(32);
+    expect(a.equals(createSecretBox(Buffer.alloc(32, 7)).deriveKey("site-unlock-cookie"))).toBe(true);
+    expect(a.equals(box.deriveKey("another purpose"))).toBe(false);
+    expect(a.equals(Buffer.alloc(32, 7))).toBe(false);
+    expect(a.equals(createSecretBox(Buffer.alloc(32, 8)).deriveKey("site-unlock-cookie"))).toBe(false);
+  });
 });
