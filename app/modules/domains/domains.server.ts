@@ -337,6 +337,11 @@ export function domainsOf(services: DomainServices, workspaceId: string) {
             .select("tier")
             .where("id", "=", owner.owner_user_id)
             .executeTakeFirstOrThrow();
+          // The same name again is answered as such, even on a full plan.
+          if (await rows(trx).select("id").where("hostname", "=", hostname).executeTakeFirst()) {
+            const message = `${hostname} is already one of this workspace's domains`;
+            throw conflict(message, field(message));
+          }
           const plan = TIER_PLANS[tier];
           if (plan.maxCustomDomains !== null) {
             const { n } = await rows(trx)
