@@ -30,7 +30,6 @@ declare module "dns2" {
     on(event: string, listener: (...args: unknown[]) => void): this;
     listen(port: number, address: string): Promise<void>;
   }
-  function createUDPServer(options: { type: "udp4" | "udp6" }): UDPServer;
-  const dns2: { Packet: typeof Packet; createUDPServer: typeof createUDPServer };
+  const dns2: { Packet: typeof Packet; createUDPServer(options: { type: "udp4" | "udp6" }): UDPServer };
   export default dns2;
 }
