@@ -151,16 +151,16 @@ function RecordsTable({ records, hostname }: { records: DnsRecord[]; hostname: s
         <tbody>
           {records.map((r) => (
             <tr key={`${r.type}-${r.name}-${r.value}`}>
-              <td>
+              <td data-label="Type">
                 <code>{r.type}</code>
               </td>
-              <td>
+              <td data-label="Name">
                 <span className="record-cell">
                   <code>{r.name}</code>
                   <CopyButton value={r.name} label={`${r.type} name`} />
                 </span>
               </td>
-              <td>
+              <td data-label="Value">
                 <span className="record-cell">
                   <code>{r.value}</code>
                   <CopyButton value={r.value} label={`${r.type} value`} />
@@ -322,7 +322,8 @@ export default function Domains() {
       ) : null}
       <section className="panel" aria-labelledby="add-domain">
         <h2 id="add-domain">Add a domain</h2>
-        <Form method="post" className="add-domain">
+        {/* A new key after each domain added: the field starts empty again. */}
+        <Form method="post" className="add-domain" key={domains.length}>
           <Field
             label="Domain"
             name="hostname"
@@ -331,7 +332,9 @@ export default function Domains() {
             hint={
               limit === null
                 ? "A domain or subdomain you own. You will prove it is yours with a DNS record."
-                : `A domain or subdomain you own. The ${planLabel} plan includes ${limit} per workspace (${domains.length} used).`
+                : full
+                  ? `The ${planLabel} plan includes ${limit} per workspace, all in use: remove one to add another.`
+                  : `A domain or subdomain you own. The ${planLabel} plan includes ${limit} per workspace (${domains.length} used).`
             }
             autoComplete="off"
             required
