@@ -448,3 +448,32 @@ describe("the on-demand TLS ask endpoint", () => {
     expect(await none.json()).toMatchObject({ statusCode: 400 });
   });
 });
+
+describe("the ask endpoint behind a proxy", () => {
+  const SECRET = "a-shared-secret-of-enough-length";
+  let proxied: TestServer;
+  beforeAll(async () => {
+    proxied = await startServer({
+      TRUST_PROXY: "loopback",
+      DOMAINS_ASK_SECRET: SECRET,
+      AUTH_URL: `https://${OWN_HOST}`,
+    });
+  });
+  afterAll(() => proxied.close());
+
+  const askVia = (query: string, forwardedFor?: string) =>
+    fetch(`${proxied.url}/api/internal/domains/ask?${query}`, {
+      headers: forwardedFor ? { "x-forwarded-for": forwardedFor } : {},
+    });
+
+  it("refuses a public client relayed by the proxy, unless it presents DOMAINS_ASK_SECRET", async () => {
+    const query = `domain=${OWN_HOST}`;
+    expect((await askVia(query)).status).toBe(200); // the proxy itself, on loopback
+    const relayed = await askVia(query, "198.51.100.7");
+    expect(relayed.status).toBe(403);
+    expect(await relayed.json()).toMatchObject({ statusCode: 403 });
+    expect((await askVia(`${query}&secret=wrong-secret-of-enough-length`, "198.51.100.7")).status).toBe(403);
+    expect((await askVia(`${query}&secret=${SECRET}`, "198.51.100.7")).status).toBe(200);
+    expect((await askVia(`domain=unknown.example.com&secret=${SECRET}`, "198.51.100.7")).status).toBe(404);
+  });
+});
