@@ -324,7 +324,7 @@ describe("a domain another workspace verified", () => {
 describe("the periodic re-check", () => {
   it("turns a verified domain failing when its record disappears, then pending after 72 hours", async () => {
     const services = server.atrium.runtime.services.customDomains as DomainServices;
-    const { client } = await workspace();
+    const { client, workspaceId } = await workspace();
     const host = uniqueHost();
     const claimed = await claim(client, host);
     publish(host, tokenOf(claimed));
@@ -349,6 +349,14 @@ describe("the periodic re-check", () => {
       .toBe("pending");
     expect(((await (await lastResult(client, host)).json()) as VerifyBody).primary).toBe(false);
     expect((await ask(host)).status).toBe(404);
+    const trail = await server.db
+      .selectFrom("audit_events")
+      .select("action")
+      .where("workspace_id", "=", workspaceId)
+      .where("action", "like", "domain.%")
+      .orderBy("created_at")
+      .execute();
+    expect(trail.map((e) => e.action)).toEqual(["domain.added", "domain.verified", "domain.failing", "domain.lapsed"]);
   });
 
   it("does not queue a check before it is due, nor twice", async () => {

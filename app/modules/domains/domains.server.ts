@@ -272,6 +272,15 @@ async function applyCheck(
     .where("id", "=", row.id)
     .where("workspace_id", "=", row.workspace_id)
     .executeTakeFirst();
+  // The lapse is recorded in its own transaction above; a flip to verified or failing is one statement, so
+  // its event follows it (a crash between the two loses the event, never the state).
+  if (changed && saved && saved.status !== "pending") {
+    await recordWorkspaceEvent(db, row.workspace_id, {
+      action: `domain.${saved.status}`,
+      actorUserId: null,
+      detail: { hostname: row.hostname },
+    });
+  }
   return { row: saved ?? row, claimedElsewhere };
 }
 
