@@ -2,7 +2,17 @@
  * The one place environment variables are read and validated. `.env.example` and the README's table list
  * the same variables with the same defaults; a test keeps the three in step.
  */
+import { isIP } from "node:net";
 import { z } from "zod";
+
+/** `ip` or `ip:port` (`[v6]:port`), as `dns.Resolver#setServers` takes it. */
+function isDnsServer(value: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(value);
+  if (bracketed) return isIP(bracketed[1]!) === 6 && (!bracketed[2] || Number(bracketed[2]) <= 65535);
+  if (isIP(value)) return true;
+  const withPort = /^([\d.]+):(\d{1,5})$/.exec(value);
+  return withPort !== null && isIP(withPort[1]!) === 4 && Number(withPort[2]) <= 65535 && Number(withPort[2]) > 0;
+}
 
 const flag = (fallback: boolean) =>
   z
@@ -103,6 +113,48 @@ export const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: flag(false),
   S3_PREFIX: z.string().default(""),
+  /** Resolvers for custom-domain checks, `ip[:port]` comma-separated (ADR 024); empty: the system's. */
+  DNS_SERVERS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const servers = (v ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+      for (const server of servers) {
+        if (!isDnsServer(server)) {
+          ctx.addIssue({ code: "custom", message: `${server} is not an address such as 9.9.9.9 or 127.0.0.1:5353` });
+          return z.NEVER;
+        }
+      }
+      return servers;
+    }),
+  DNS_TIMEOUT_MS: int(3000, 100),
+  DOMAIN_CNAME_TARGET: z
+    .string()
+    .regex(
+      /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}\.?$/i,
+      "must be a host name such as sites.example.com",
+    )
+    .transform((v) => v.toLowerCase().replace(/\.$/, ""))
+    .optional(),
+  DOMAIN_TARGET_ADDRESSES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const addresses = (v ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const wrong = addresses.find((a) => isIP(a) === 0);
+      if (wrong) {
+        ctx.addIssue({ code: "custom", message: `${wrong} is not an IPv4 or IPv6 address` });
+        return z.NEVER;
+      }
+      return addresses.map((a) => (isIP(a) === 6 ? a.toLowerCase() : a));
+    }),
+  DOMAINS_ASK_SECRET: z.string().min(16, "use at least 16 characters (openssl rand -hex 16)").optional(),
 });
 
 export type Env = z.output<typeof EnvSchema> & { production: boolean; cookieSecure: boolean };

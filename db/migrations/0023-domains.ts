@@ -21,6 +21,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("last_checked_at", "text")
     .addColumn("next_check_at", "text")
     .addColumn("verified_at", "text")
+    /** When a verified domain's checks started failing; 72 hours later it is pending again (ADR 024). */
+    .addColumn("failing_since", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .addUniqueConstraint("site_domains_workspace_host_key", ["workspace_id", "hostname"])

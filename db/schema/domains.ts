@@ -18,6 +18,8 @@ export interface SiteDomainsTable {
   last_checked_at: string | null;
   next_check_at: string | null;
   verified_at: string | null;
+  /** When the checks of a verified domain started failing (status "failing"); null otherwise. */
+  failing_since: string | null;
   created_at: string;
   updated_at: string;
 }

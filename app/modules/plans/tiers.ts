@@ -28,6 +28,8 @@ export interface TierPlan extends RateLimits {
    * own outbox, so their number is bounded like keys are (ADR 003).
    */
   maxOwnedWorkspaces: number | null;
+  /** Custom domains one workspace may claim (pending or verified); null = no cap (ADR 024). */
+  maxCustomDomains: number | null;
 }
 
 export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
@@ -39,6 +41,7 @@ export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
     sopTrigger: { perHour: 1_000, burst: 60 },
     maxQueuedRuns: 100,
     maxOwnedWorkspaces: 3,
+    maxCustomDomains: 1,
   },
   pro: {
     label: "Pro",
@@ -48,6 +51,7 @@ export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
     sopTrigger: { perHour: 10_000, burst: 600 },
     maxQueuedRuns: 1_000,
     maxOwnedWorkspaces: 25,
+    maxCustomDomains: 5,
   },
   // Enterprise limits are set per account with `npm run admin -- users:set-limits`; these are the defaults.
   // Its triggers are not rate-limited (the operator sizes the deployment for its own customer); its queue is
@@ -60,6 +64,7 @@ export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
     sopTrigger: null,
     maxQueuedRuns: 10_000,
     maxOwnedWorkspaces: null,
+    maxCustomDomains: null,
   },
 };
 

@@ -1,0 +1,508 @@
+/**
+ * Custom domains of a workspace (issue 14, ADR 024): claim a host name, prove it with a TXT record, point it
+ * here, keep checking. A claim is `pending` until both checks pass; then `verified` (it serves the site);
+ * a verified domain whose checks fail becomes `failing` and keeps serving for 72 hours, so a DNS blip or a
+ * provider's slow change does not take a site down, then drops back to `pending` and stops serving.
+ * Only one workspace can hold a name verified or failing: the partial unique index `site_domains_verified_host`
+ * decides between two at once, and the loser is told so (`claimed-elsewhere`).
+ */
+import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
+import type { Db } from "~db/client";
+import { isUniqueViolation } from "~db/client";
+import type { SiteDomainsTable } from "~db/schema";
+import { now } from "~/lib/clock.server";
+import type { Env } from "~/lib/env.server";
+import { conflict, forbidden, notFound } from "~/lib/errors";
+import { newId } from "~/lib/ids.server";
+import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { enqueueJob } from "~/modules/jobs/jobs.server";
+import { TIER_PLANS } from "~/modules/plans/tiers";
+import { configuredHosts } from "~/modules/hosts/hosts.server";
+import {
+  checkDns,
+  recordsFor,
+  type DnsCheckResult,
+  type DnsOptions,
+  type DnsRecord,
+  type DomainDiagnostic,
+  type PointingTarget,
+} from "./dns-check.server";
+import { normalizeHostname } from "./hostname.server";
+
+export const DOMAIN_CHECK_JOB = "domains.check";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** When checks run (ADR 024). */
+export const SCHEDULE = {
+  /** A new claim: often while its owner is likely setting DNS up… */
+  pendingFast: 5 * MINUTE,
+  pendingFastFor: 3 * DAY,
+  /** …then hourly, and not at all after 30 days ("Check now" starts again). */
+  pendingSlow: HOUR,
+  pendingGiveUpAfter: 30 * DAY,
+  verified: 6 * HOUR,
+  failing: HOUR,
+  /** How long a failing domain keeps serving before it is pending again. */
+  failingGrace: 72 * HOUR,
+  /** The resolver did not answer: try again soon, change nothing. */
+  unreachable: 5 * MINUTE,
+  /** A due check is queued; its job sets the real next time. Past this, maintenance queues it again. */
+  queuedFor: 15 * MINUTE,
+} as const;
+
+export type DomainStatus = "pending" | "verified" | "failing";
+
+export interface DomainView {
+  hostname: string;
+  status: DomainStatus;
+  /** Serves the site (verified, or failing within its grace period). */
+  serving: boolean;
+  primary: boolean;
+  redirectPath: boolean;
+  diagnostics: DomainDiagnostic[];
+  records: DnsRecord[];
+  lastCheckedAt: string | null;
+  nextCheckAt: string | null;
+  verifiedAt: string | null;
+  failingSince: string | null;
+  createdAt: string;
+}
+
+export interface CheckOutcome {
+  domain: DomainView;
+  /** Both checks passed but another workspace holds the name: the API answers 409. */
+  claimedElsewhere: boolean;
+}
+
+/** What the module reads from the environment, resolved once. */
+export interface DomainsConfig {
+  dns: DnsOptions;
+  target: PointingTarget;
+  /** The deployment's own host names: never claimable; the ask endpoint always answers for them. */
+  ownHosts: string[];
+}
+
+export function domainsConfig(env: Env): DomainsConfig {
+  const ownHosts = configuredHosts(env).map((h) => h.hostname);
+  const publicHost = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : null;
+  return {
+    dns: { servers: env.DNS_SERVERS, timeoutMs: env.DNS_TIMEOUT_MS },
+    target: { cname: env.DOMAIN_CNAME_TARGET ?? publicHost, addresses: env.DOMAIN_TARGET_ADDRESSES },
+    ownHosts,
+  };
+}
+
+type Row = SiteDomainsTable;
+
+const SERVING: readonly string[] = ["verified", "failing"];
+const at = (ms: number) => new Date(ms).toISOString();
+
+function viewOf(row: Row, config: DomainsConfig): DomainView {
+  return {
+    hostname: row.hostname,
+    status: row.status as DomainStatus,
+    serving: SERVING.includes(row.status),
+    primary: row.is_primary === 1,
+    redirectPath: row.redirect_path === 1,
+    diagnostics: JSON.parse(row.diagnostics) as DomainDiagnostic[],
+    records: recordsFor(row.hostname, row.token, config.target),
+    lastCheckedAt: row.last_checked_at,
+    nextCheckAt: row.next_check_at,
+    verifiedAt: row.verified_at,
+    failingSince: row.failing_since,
+    createdAt: row.created_at,
+  };
+}
+
+/** The next check of a claim still pending at `nowMs`. */
+function nextPendingCheck(row: Row, nowMs: number): string | null {
+  const age = nowMs - Date.parse(row.created_at);
+  if (age >= SCHEDULE.pendingGiveUpAfter) return null;
+  return at(nowMs + (age < SCHEDULE.pendingFastFor ? SCHEDULE.pendingFast : SCHEDULE.pendingSlow));
+}
+
+/** Makes the oldest serving domain primary when the workspace has none (after a removal or a lapse). */
+async function ensurePrimary(db: Db, workspaceId: string): Promise<void> {
+  const serving = await db
+    .selectFrom("site_domains")
+    .select(["id", "is_primary"])
+    .where("workspace_id", "=", workspaceId)
+    .where("status", "in", ["verified", "failing"])
+    .orderBy("verified_at")
+    .orderBy("id")
+    .execute();
+  if (serving.length && !serving.some((d) => d.is_primary === 1)) {
+    await db.updateTable("site_domains").set({ is_primary: 1 }).where("id", "=", serving[0]!.id).execute();
+  }
+}
+
+export interface DomainServices {
+  db: Db;
+  config: DomainsConfig;
+  /** `services.siteDomains.invalidate`: after every change of what serves. */
+  invalidate: () => void;
+  /** Wakes this process's job runner after queueing checks. */
+  wake?: () => void;
+}
+
+/**
+ * Applies one check's result to a claim, as the state machine of ADR 024 says. Returns the row as saved and
+ * whether another workspace holds the name.
+ */
+async function applyCheck(
+  services: DomainServices,
+  row: Row,
+  result: DnsCheckResult,
+): Promise<{ row: Row; claimedElsewhere: boolean }> {
+  const { db } = services;
+  const nowMs = now().getTime();
+  const checkedAt = at(nowMs);
+  const diagnostics = [...result.diagnostics];
+  const mine = () =>
+    db.updateTable("site_domains").where("id", "=", row.id).where("workspace_id", "=", row.workspace_id);
+  let claimedElsewhere = false;
+  let changed = false;
+
+  if (result.unreachable) {
+    await mine()
+      .set({
+        diagnostics: JSON.stringify(diagnostics),
+        last_checked_at: checkedAt,
+        next_check_at: at(nowMs + SCHEDULE.unreachable),
+        updated_at: checkedAt,
+      })
+      .execute();
+  } else if (result.ownership && result.pointing) {
+    if (row.status === "pending") {
+      try {
+        // One statement: it becomes primary if the workspace has no serving primary, and the unique index
+        // refuses it if another workspace holds the name (a failed statement in a transaction would abort it
+        // on Postgres, so there is none).
+        await mine()
+          .set({
+            status: "verified",
+            verified_at: checkedAt,
+            failing_since: null,
+            is_primary: sql<number>`case when exists (select 1 from site_domains o where o.workspace_id = ${row.workspace_id} and o.is_primary = 1 and o.status <> 'pending' and o.id <> ${row.id}) then 0 else 1 end`,
+            diagnostics: JSON.stringify(diagnostics),
+            last_checked_at: checkedAt,
+            next_check_at: at(nowMs + SCHEDULE.verified),
+            updated_at: checkedAt,
+          })
+          .execute();
+        changed = true;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        claimedElsewhere = true;
+        diagnostics.push({
+          code: "claimed-elsewhere",
+          ok: false,
+          message: `${row.hostname} is already connected to another workspace on this server. If the domain is yours now, remove it there; a domain whose records stop verifying is released after 72 hours.`,
+        });
+        await mine()
+          .set({
+            diagnostics: JSON.stringify(diagnostics),
+            last_checked_at: checkedAt,
+            next_check_at: nextPendingCheck(row, nowMs),
+            updated_at: checkedAt,
+          })
+          .execute();
+      }
+    } else {
+      changed = row.status !== "verified";
+      await mine()
+        .set({
+          status: "verified",
+          failing_since: null,
+          diagnostics: JSON.stringify(diagnostics),
+          last_checked_at: checkedAt,
+          next_check_at: at(nowMs + SCHEDULE.verified),
+          updated_at: checkedAt,
+        })
+        .execute();
+    }
+  } else if (row.status === "pending") {
+    await mine()
+      .set({
+        diagnostics: JSON.stringify(diagnostics),
+        last_checked_at: checkedAt,
+        next_check_at: nextPendingCheck(row, nowMs),
+        updated_at: checkedAt,
+      })
+      .execute();
+  } else {
+    const since = row.failing_since ?? checkedAt;
+    const lapsed = nowMs - Date.parse(since) >= SCHEDULE.failingGrace;
+    changed = row.status !== "failing" || lapsed;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("site_domains")
+        .where("id", "=", row.id)
+        .where("workspace_id", "=", row.workspace_id)
+        .set(
+          lapsed
+            ? { status: "pending", is_primary: 0, failing_since: null, verified_at: null }
+            : { status: "failing", failing_since: since },
+        )
+        .set({
+          diagnostics: JSON.stringify(diagnostics),
+          last_checked_at: checkedAt,
+          next_check_at: at(nowMs + (lapsed ? SCHEDULE.pendingSlow : SCHEDULE.failing)),
+          updated_at: checkedAt,
+        })
+        .execute();
+      if (lapsed) {
+        await ensurePrimary(trx, row.workspace_id);
+        await recordWorkspaceEvent(trx, row.workspace_id, {
+          action: "domain.lapsed",
+          actorUserId: null,
+          detail: { hostname: row.hostname },
+        });
+      }
+    });
+  }
+  if (changed) services.invalidate();
+  const saved = await db
+    .selectFrom("site_domains")
+    .selectAll()
+    .where("id", "=", row.id)
+    .where("workspace_id", "=", row.workspace_id)
+    .executeTakeFirst();
+  // The lapse is recorded in its own transaction above; a flip to verified or failing is one statement, so
+  // its event follows it (a crash between the two loses the event, never the state).
+  if (changed && saved && saved.status !== "pending") {
+    await recordWorkspaceEvent(db, row.workspace_id, {
+      action: `domain.${saved.status}`,
+      actorUserId: null,
+      detail: { hostname: row.hostname },
+    });
+  }
+  return { row: saved ?? row, claimedElsewhere };
+}
+
+/** Every read and write of one workspace's custom domains. `actorUserId`: who acts, for the audit trail. */
+export function domainsOf(services: DomainServices, workspaceId: string) {
+  const { db, config } = services;
+  const rows = (q: Db = db) => q.selectFrom("site_domains").where("workspace_id", "=", workspaceId);
+  const normalize = (input: string) => normalizeHostname(input, config.ownHosts);
+
+  async function rowOf(hostname: string, q: Db = db): Promise<Row> {
+    const row = await rows(q).selectAll().where("hostname", "=", normalize(hostname)).executeTakeFirst();
+    if (!row) throw notFound(`${hostname} is not one of this workspace's domains`);
+    return row;
+  }
+
+  return {
+    normalize,
+
+    async list(): Promise<DomainView[]> {
+      const list = await rows().selectAll().orderBy("created_at").orderBy("id").execute();
+      // Primary first, then serving ones, then claims, each oldest first.
+      const rank = (r: Row) => (r.is_primary === 1 ? 0 : SERVING.includes(r.status) ? 1 : 2);
+      return list.sort((a, b) => rank(a) - rank(b)).map((r) => viewOf(r, config));
+    },
+
+    async get(hostname: string): Promise<DomainView> {
+      return viewOf(await rowOf(hostname), config);
+    },
+
+    /** Claims `input` for the workspace: a pending domain with a new TXT token, checked soon. */
+    async add(actorUserId: string, input: string): Promise<DomainView> {
+      const hostname = normalize(input);
+      const at = now().toISOString();
+      const row: Row = {
+        id: newId(),
+        workspace_id: workspaceId,
+        hostname,
+        token: `atrium-verify=${randomBytes(16).toString("hex")}`,
+        status: "pending",
+        is_primary: 0,
+        redirect_path: 1,
+        diagnostics: "[]",
+        last_checked_at: null,
+        next_check_at: new Date(now().getTime() + SCHEDULE.pendingFast).toISOString(),
+        verified_at: null,
+        failing_since: null,
+        created_at: at,
+        updated_at: at,
+      };
+      const field = (message: string) => [{ field: "hostname", message }];
+      try {
+        await db.transaction().execute(async (trx) => {
+          // Taking the workspace row's write lock first serialises two adds of one workspace, so both cannot
+          // pass the count (as createWorkspace does with the owner's row).
+          const owner = await trx
+            .updateTable("workspaces")
+            .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+            .where("id", "=", workspaceId)
+            .returning("owner_user_id")
+            .executeTakeFirstOrThrow();
+          const { tier } = await trx
+            .selectFrom("users")
+            .select("tier")
+            .where("id", "=", owner.owner_user_id)
+            .executeTakeFirstOrThrow();
+          // The same name again is answered as such, even on a full plan.
+          if (await rows(trx).select("id").where("hostname", "=", hostname).executeTakeFirst()) {
+            const message = `${hostname} is already one of this workspace's domains`;
+            throw conflict(message, field(message));
+          }
+          const plan = TIER_PLANS[tier];
+          if (plan.maxCustomDomains !== null) {
+            const { n } = await rows(trx)
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .executeTakeFirstOrThrow();
+            if (Number(n) >= plan.maxCustomDomains) {
+              const message = `The ${plan.label} plan allows ${plan.maxCustomDomains} custom domain${plan.maxCustomDomains === 1 ? "" : "s"} per workspace; remove one or move to a plan with more`;
+              throw forbidden(message);
+            }
+          }
+          const held = await trx
+            .selectFrom("site_domains")
+            .select("workspace_id")
+            .where("hostname", "=", hostname)
+            .where("status", "<>", "pending")
+            .executeTakeFirst();
+          if (held && held.workspace_id !== workspaceId) {
+            const message = `${hostname} is already connected to another workspace on this server`;
+            throw conflict(message, field(message));
+          }
+          await trx.insertInto("site_domains").values(row).execute();
+          await recordWorkspaceEvent(trx, workspaceId, { action: "domain.added", actorUserId, detail: { hostname } });
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        const message = `${hostname} is already one of this workspace's domains`;
+        throw conflict(message, field(message));
+      }
+      return viewOf(row, config);
+    },
+
+    /** Runs both DNS checks now and applies the result (the console's "Check now", the API's POST). */
+    async check(hostname: string): Promise<CheckOutcome> {
+      const row = await rowOf(hostname);
+      const result = await checkDns(row.hostname, row.token, config.target, config.dns);
+      const applied = await applyCheck(services, row, result);
+      return { domain: viewOf(applied.row, config), claimedElsewhere: applied.claimedElsewhere };
+    },
+
+    /** The site's final address becomes this domain (it must be serving). */
+    async makePrimary(actorUserId: string, hostname: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const row = await rowOf(hostname, trx);
+        if (!SERVING.includes(row.status)) {
+          throw conflict(`${row.hostname} is not verified yet: verify it before making it the site's address`);
+        }
+        await trx
+          .updateTable("site_domains")
+          .set({ is_primary: 0 })
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "<>", row.id)
+          .execute();
+        await trx
+          .updateTable("site_domains")
+          .set({ is_primary: 1, updated_at: now().toISOString() })
+          .where("id", "=", row.id)
+          .execute();
+        await recordWorkspaceEvent(trx, workspaceId, {
+          action: "domain.primary",
+          actorUserId,
+          detail: { hostname: row.hostname },
+        });
+      });
+      services.invalidate();
+    },
+
+    /** Whether `/{site}/*` on this server's own host answers 301 to this domain (when it is primary). */
+    async setRedirect(actorUserId: string, hostname: string, on: boolean): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const row = await rowOf(hostname, trx);
+        await trx
+          .updateTable("site_domains")
+          .set({ redirect_path: on ? 1 : 0, updated_at: now().toISOString() })
+          .where("id", "=", row.id)
+          .execute();
+        await recordWorkspaceEvent(trx, workspaceId, {
+          action: "domain.redirect",
+          actorUserId,
+          detail: { hostname: row.hostname, redirect: on },
+        });
+      });
+      services.invalidate();
+    },
+
+    async remove(actorUserId: string, hostname: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const row = await rowOf(hostname, trx);
+        await trx.deleteFrom("site_domains").where("id", "=", row.id).execute();
+        await ensurePrimary(trx, workspaceId);
+        await recordWorkspaceEvent(trx, workspaceId, {
+          action: "domain.removed",
+          actorUserId,
+          detail: { hostname: row.hostname },
+        });
+      });
+      services.invalidate();
+    },
+
+    /** The periodic check's job (payload: the claim's id, queued for this workspace). */
+    async checkById(id: string): Promise<void> {
+      const row = await rows().selectAll().where("id", "=", id).executeTakeFirst();
+      if (!row) return; // removed since it was queued
+      const result = await checkDns(row.hostname, row.token, config.target, config.dns);
+      await applyCheck(services, row, result);
+    },
+  };
+}
+
+export type DomainsRepo = ReturnType<typeof domainsOf>;
+
+/** Whether Caddy may get a certificate for `hostname`: a serving custom domain or the deployment's own name. */
+export async function isServedHostname(services: DomainServices, hostname: string): Promise<boolean> {
+  const name = hostname.trim().toLowerCase().replace(/\.$/, "");
+  if (services.config.ownHosts.includes(name)) return true;
+  const row = await services.db
+    .selectFrom("site_domains")
+    .select("id")
+    .where("hostname", "=", name)
+    .where("status", "in", ["verified", "failing"])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Maintenance (once a minute): queues a check job for every claim whose next check is due, and moves its
+ * next check past the job's run so the next minute does not queue it twice. Returns how many were queued.
+ */
+export async function queueDueChecks(services: DomainServices, limit = 500): Promise<number> {
+  const { db } = services;
+  const nowMs = now().getTime();
+  const due = await db
+    .selectFrom("site_domains")
+    .select(["id", "workspace_id"])
+    .where("next_check_at", "<=", at(nowMs))
+    .orderBy("next_check_at")
+    .limit(limit)
+    .execute();
+  for (const row of due) {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("site_domains")
+        .set({ next_check_at: at(nowMs + SCHEDULE.queuedFor) })
+        .where("id", "=", row.id)
+        .execute();
+      await enqueueJob(trx, {
+        kind: DOMAIN_CHECK_JOB,
+        payload: { domainId: row.id },
+        workspaceId: row.workspace_id,
+        maxAttempts: 3,
+      });
+    });
+  }
+  if (due.length) services.wake?.();
+  return due.length;
+}
