@@ -93,7 +93,8 @@ export default function PageSearchSettings() {
 
       <section className="panel" aria-labelledby="settings-heading">
         <h2 id="settings-heading">Search settings</h2>
-        <Form method="post">
+        {/* Keyed by what is saved: after a save the fields show the stored values (`en-gb` becomes `en-GB`). */}
+        <Form method="post" key={JSON.stringify(p.seo)}>
           <fieldset disabled={!canEdit} className="plain">
             <Field
               label="Search title"

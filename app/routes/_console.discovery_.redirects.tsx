@@ -212,25 +212,26 @@ export default function Redirects() {
                     </td>
                     <td>{r.status === 301 ? "301 · for good" : "302 · for now"}</td>
                     <td>
-                      <a href={`${siteUrl.replace(/\/$/, "")}${r.from === "/" ? "" : r.from}`}>
-                        Try<span className="visually-hidden">{` ${r.from}`}</span>
-                      </a>
-                      {canEdit ? (
-                        <>
-                          {" "}
-                          <Link to={`?edit=${r.id}${search ? `&q=${encodeURIComponent(search)}` : ""}`}>
-                            Edit<span className="visually-hidden">{` the redirect from ${r.from}`}</span>
-                          </Link>{" "}
-                          <ConfirmForm
-                            confirm={`Delete the redirect from ${r.from}? Visitors to it will see “Page not found”.`}
-                            fields={{ intent: "delete", id: r.id }}
-                          >
-                            <button type="submit" className="danger">
-                              Delete<span className="visually-hidden">{` the redirect from ${r.from}`}</span>
-                            </button>
-                          </ConfirmForm>
-                        </>
-                      ) : null}
+                      <div className="row-actions">
+                        <a href={`${siteUrl.replace(/\/$/, "")}${r.from === "/" ? "" : r.from}`}>
+                          Try<span className="visually-hidden">{` ${r.from}`}</span>
+                        </a>
+                        {canEdit ? (
+                          <>
+                            <Link to={`?edit=${r.id}${search ? `&q=${encodeURIComponent(search)}` : ""}`}>
+                              Edit<span className="visually-hidden">{` the redirect from ${r.from}`}</span>
+                            </Link>
+                            <ConfirmForm
+                              confirm={`Delete the redirect from ${r.from}? Visitors to it will see “Page not found”.`}
+                              fields={{ intent: "delete", id: r.id }}
+                            >
+                              <button type="submit" className="link-danger">
+                                Delete<span className="visually-hidden">{` the redirect from ${r.from}`}</span>
+                              </button>
+                            </ConfirmForm>
+                          </>
+                        ) : null}
+                      </div>
                     </td>
                   </tr>
                 ))}
