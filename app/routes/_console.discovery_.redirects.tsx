@@ -10,7 +10,7 @@ import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { pageCount, pageOf } from "~/lib/pagination.server";
 import { page } from "~/lib/routes.server";
 import { consoleDiscovery } from "~/modules/discovery/console.server";
-import { RedirectInput } from "~/modules/discovery/rules";
+import { REDIRECT_IMPORT_MAX, RedirectInput, parseRedirectLines } from "~/modules/discovery/rules";
 import { ConfirmForm } from "~/ui/confirm-form";
 import { DescribedField, Field, FormMessage } from "~/ui/form";
 import { DISCOVERY_TABS, SectionTabs } from "~/ui/section-tabs";
@@ -20,7 +20,12 @@ export const meta: MetaFunction = () => [{ title: "Redirects · Discovery · Atr
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: discoveryCss }];
 
 const PAGE_SIZE = 50;
-const DONE = { added: "Redirect added.", updated: "Redirect saved.", deleted: "Redirect deleted." } as const;
+const DONE = {
+  added: "Redirect added.",
+  updated: "Redirect saved.",
+  deleted: "Redirect deleted.",
+  imported: "Redirects imported.",
+} as const;
 
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const { workspace, canEdit, discovery, url } = await consoleDiscovery(request, context);
@@ -41,7 +46,12 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
     page,
     pages: pageCount(total, PAGE_SIZE),
     editing,
-    done: done && done in DONE ? DONE[done as keyof typeof DONE] : null,
+    done:
+      done === "imported"
+        ? `${Number(params.get("n")) || 0} redirects imported.`
+        : done && done in DONE
+          ? DONE[done as keyof typeof DONE]
+          : null,
   };
 });
 
@@ -60,6 +70,16 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
         case "edit":
           await discovery.redirects.update(actor, values.id ?? "", parseForm(RedirectInput, values));
           return redirect("/discovery/redirects?done=updated");
+        case "import": {
+          const { lines, errors } = parseRedirectLines(values.lines ?? "");
+          if (errors.length)
+            throw invalid(
+              errors.length === 1 ? "One line is not a redirect" : `${errors.length} lines are not redirects`,
+              [{ field: "lines", message: errors.slice(0, 20).join("\n") }],
+            );
+          const added = await discovery.redirects.importMany(actor, lines);
+          return redirect(`/discovery/redirects?done=imported&n=${added}`);
+        }
         case "delete":
           await discovery.redirects.remove(actor, values.id ?? "");
           return redirect("/discovery/redirects?done=deleted");
@@ -115,7 +135,11 @@ export default function Redirects() {
         </p>
       ) : null}
       {done && navigation.state === "idle" && !result ? <FormMessage message={done} tone="success" /> : null}
-      <FormMessage message={result?.ok === false && result.intent !== mode ? result.message : undefined} />
+      <FormMessage
+        message={
+          result?.ok === false && result.intent !== mode && result.intent !== "import" ? result.message : undefined
+        }
+      />
 
       {canEdit ? (
         <section className="panel" aria-labelledby="redirect-form-heading">
@@ -164,6 +188,38 @@ export default function Redirects() {
             </div>
           </Form>
         </section>
+      ) : null}
+
+      {canEdit && !editing ? (
+        <details className="panel import-panel" open={draft?.intent === "import"}>
+          <summary>Import many at once</summary>
+          <p className="hint">
+            One redirect a line: the old address, the new one and optionally 301 or 302, separated by spaces — for
+            example <code>/old-menu /menu 301</code>. All are added or, if one line is refused, none. Up to{" "}
+            {REDIRECT_IMPORT_MAX.toLocaleString("en")} lines.
+          </p>
+          <FormMessage message={result?.ok === false && result.intent === "import" ? result.message : undefined} />
+          <Form method="post">
+            <input type="hidden" name="intent" value="import" />
+            <DescribedField id="field-lines" label="Redirects to import" error={errors.lines}>
+              {(describedBy) => (
+                <textarea
+                  id="field-lines"
+                  name="lines"
+                  defaultValue={draft?.intent === "import" ? draft.lines : ""}
+                  aria-invalid={errors.lines ? true : undefined}
+                  aria-describedby={describedBy}
+                  placeholder={"/old-menu /menu 301\n/2019/about-us /about"}
+                />
+              )}
+            </DescribedField>
+            <div className="form-actions">
+              <button type="submit" className="secondary">
+                Import redirects
+              </button>
+            </div>
+          </Form>
+        </details>
       ) : null}
 
       <section className="panel" aria-labelledby="redirects-heading">

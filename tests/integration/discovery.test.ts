@@ -383,6 +383,41 @@ describe("redirects", () => {
     );
   });
 
+  it("imports pasted lines all or none, naming the lines it refuses", async () => {
+    const bad = await owner.post("/discovery/redirects", {
+      intent: "import",
+      lines: "/imp-1 /about 301\nnot-enough\n/imp-2 javascript:x\n# a comment\n\n/imp-3 /about 302",
+    });
+    expect(bad.status).toBe(400);
+    const text = await bad.text();
+    expect(text).toContain("2 lines are not redirects");
+    expect(text).toContain("Line 2: write the old address");
+    expect(text).toContain("Line 3: Give a path on your site");
+    expect(text).toContain("/imp-3 /about 302"); // what was pasted comes back
+    // A loop within the batch: the line that closes it is named, and nothing is added.
+    const loop = await owner.post("/discovery/redirects", {
+      intent: "import",
+      lines: "/imp-1 /imp-2\n/imp-2 /imp-3\n/imp-3 /IMP-1/",
+    });
+    expect(loop.status).toBe(400);
+    expect(await loop.text()).toContain("Line 3 (/imp-3): This would make a loop");
+    const none = await server.db
+      .selectFrom("site_redirects")
+      .select("from_path")
+      .where("from_path", "like", "/imp-%")
+      .execute();
+    expect(none).toEqual([]);
+
+    const good = await owner.post("/discovery/redirects", {
+      intent: "import",
+      lines: "/imp-1 /about\n\t/IMP-2/\thttps://example.com/x 302\n",
+    });
+    expect(good.status).toBe(302);
+    expect(good.headers.get("location")).toBe("/discovery/redirects?done=imported&n=2");
+    expect(await (await owner.get(good.headers.get("location")!)).text()).toContain("2 redirects imported.");
+    expect((await visitor().get(`/${SITE}/imp-2`)).headers.get("location")).toBe("https://example.com/x");
+  });
+
   it("keeps another workspace's redirects out of reach, and viewers from changing them", async () => {
     const mine = await api(owner, "/api/editor/discovery/seo/redirects", {
       method: "POST",

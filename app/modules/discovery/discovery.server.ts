@@ -11,7 +11,7 @@ import { sql } from "kysely";
 import type { Db } from "~db/client";
 import { isUniqueViolation } from "~db/client";
 import { isoNow } from "~/lib/clock.server";
-import { conflict, invalid, notFound } from "~/lib/errors";
+import { conflict, invalid, isDomainError, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { discoverySettingsOf, type DiscoverySettings } from "./settings.server";
@@ -224,64 +224,67 @@ export function discoveryOf(db: Db, workspaceId: string) {
     ]);
   }
 
-  async function writeRedirect(actor: DiscoveryActor, id: string | null, input: RedirectInput): Promise<Redirect> {
+  /** Writes one redirect inside `trx`, after the checks: it exists (an edit), its address is free, no loop. */
+  async function writeIn(trx: Db, actor: DiscoveryActor, id: string | null, input: RedirectInput): Promise<Redirect> {
     const target = input.to;
-    try {
-      return await db.transaction().execute(async (trx) => {
-        if (id) {
-          const found = await trx
-            .selectFrom("site_redirects")
-            .select("id")
-            .where("workspace_id", "=", workspaceId)
-            .where("id", "=", id)
-            .executeTakeFirst();
-          if (!found) throw notFound("No such redirect in this workspace");
-        }
-        const clash = await trx
-          .selectFrom("site_redirects")
-          .select("id")
-          .where("workspace_id", "=", workspaceId)
-          .where("from_path", "=", input.from)
-          .executeTakeFirst();
-        if (clash && clash.id !== id) throw fromTaken();
-        await assertNoLoop(trx, input.from, target, id);
-        const at = isoNow();
-        const redirectId = id ?? newId();
-        if (id) {
-          await trx
-            .updateTable("site_redirects")
-            .set({ from_path: input.from, target, status: input.status, updated_at: at })
-            .where("workspace_id", "=", workspaceId)
-            .where("id", "=", id)
-            .execute();
-        } else {
-          await trx
-            .insertInto("site_redirects")
-            .values({
-              id: redirectId,
-              workspace_id: workspaceId,
-              from_path: input.from,
-              target,
-              status: input.status,
-              created_at: at,
-              updated_at: at,
-            })
-            .execute();
-        }
-        await audit(trx, actor, id ? "discovery.redirect.updated" : "discovery.redirect.created", {
-          redirectId,
-          from: input.from,
-          to: target,
+    if (id) {
+      const found = await trx
+        .selectFrom("site_redirects")
+        .select("id")
+        .where("workspace_id", "=", workspaceId)
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (!found) throw notFound("No such redirect in this workspace");
+    }
+    const clash = await trx
+      .selectFrom("site_redirects")
+      .select("id")
+      .where("workspace_id", "=", workspaceId)
+      .where("from_path", "=", input.from)
+      .executeTakeFirst();
+    if (clash && clash.id !== id) throw fromTaken();
+    await assertNoLoop(trx, input.from, target, id);
+    const at = isoNow();
+    const redirectId = id ?? newId();
+    if (id) {
+      await trx
+        .updateTable("site_redirects")
+        .set({ from_path: input.from, target, status: input.status, updated_at: at })
+        .where("workspace_id", "=", workspaceId)
+        .where("id", "=", id)
+        .execute();
+    } else {
+      await trx
+        .insertInto("site_redirects")
+        .values({
+          id: redirectId,
+          workspace_id: workspaceId,
+          from_path: input.from,
+          target,
           status: input.status,
-        });
-        const row = await trx
-          .selectFrom("site_redirects")
-          .selectAll()
-          .where("workspace_id", "=", workspaceId)
-          .where("id", "=", redirectId)
-          .executeTakeFirstOrThrow();
-        return toRedirect(row);
-      });
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    }
+    await audit(trx, actor, id ? "discovery.redirect.updated" : "discovery.redirect.created", {
+      redirectId,
+      from: input.from,
+      to: target,
+      status: input.status,
+    });
+    const row = await trx
+      .selectFrom("site_redirects")
+      .selectAll()
+      .where("workspace_id", "=", workspaceId)
+      .where("id", "=", redirectId)
+      .executeTakeFirstOrThrow();
+    return toRedirect(row);
+  }
+
+  async function writeRedirect(actor: DiscoveryActor, id: string | null, input: RedirectInput): Promise<Redirect> {
+    try {
+      return await db.transaction().execute((trx) => writeIn(trx, actor, id, input));
     } catch (error) {
       // Two saves at once from the same address: the unique index refuses the second.
       if (isUniqueViolation(error)) throw fromTaken();
@@ -439,6 +442,33 @@ export function discoveryOf(db: Db, workspaceId: string) {
       },
 
       create: (actor: DiscoveryActor, input: RedirectInput) => writeRedirect(actor, null, input),
+
+      /**
+       * Adds many redirects at once (a move from another website), all or none: each line is checked as if added
+       * alone after the lines before it (so a loop within the batch is refused too), and the first refusal
+       * names its line and changes nothing.
+       */
+      async importMany(actor: DiscoveryActor, lines: readonly { line: number; input: RedirectInput }[]) {
+        try {
+          return await db.transaction().execute(async (trx) => {
+            for (const { line, input } of lines) {
+              try {
+                await writeIn(trx, actor, null, input);
+              } catch (error) {
+                if (!isDomainError(error)) throw error;
+                const why = error.detail.issues?.[0]?.message ?? error.message;
+                throw invalid(`Line ${line}: ${why}`, [
+                  { field: "lines", message: `Line ${line} (${input.from}): ${why}` },
+                ]);
+              }
+            }
+            return lines.length;
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw fromTaken();
+          throw error;
+        }
+      },
       update: (actor: DiscoveryActor, id: string, input: RedirectInput) => writeRedirect(actor, id, input),
 
       async remove(actor: DiscoveryActor, id: string): Promise<void> {

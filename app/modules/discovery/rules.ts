@@ -133,3 +133,36 @@ export const LlmsInput = z.object({
     .max(LLMS_SUMMARY_MAX, `The summary is at most ${LLMS_SUMMARY_MAX.toLocaleString("en")} characters`)
     .default(""),
 });
+
+/** The most lines one import takes: a whole old site's worth, in one transaction. */
+export const REDIRECT_IMPORT_MAX = 1_000;
+
+/**
+ * Pasted lines `from to [301|302]` (spaces or tabs between; blank lines and `#` comments skipped), each checked
+ * as `RedirectInput`. Every bad line is named at once, so one paste can be fixed in one go.
+ */
+export function parseRedirectLines(text: string): {
+  lines: { line: number; input: RedirectInput }[];
+  errors: string[];
+} {
+  const lines: { line: number; input: RedirectInput }[] = [];
+  const errors: string[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const content = raw.trim();
+    if (!content || content.startsWith("#")) return;
+    const [from = "", to = "", status, ...rest] = content.split(/\s+/);
+    if (!to || rest.length) {
+      errors.push(
+        `Line ${index + 1}: write the old address, the new one and optionally 301 or 302, separated by spaces`,
+      );
+      return;
+    }
+    const parsed = RedirectInput.safeParse({ from, to, status: status ?? 301 });
+    if (parsed.success) lines.push({ line: index + 1, input: parsed.data });
+    else errors.push(`Line ${index + 1}: ${parsed.error.issues[0]?.message ?? "not a redirect"}`);
+  });
+  if (!lines.length && !errors.length) errors.push("Paste at least one line: /old-page /new-page 301");
+  if (lines.length + errors.length > REDIRECT_IMPORT_MAX)
+    errors.unshift(`At most ${REDIRECT_IMPORT_MAX.toLocaleString("en")} lines at a time`);
+  return { lines, errors };
+}
