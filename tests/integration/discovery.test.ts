@@ -148,6 +148,17 @@ describe("a page's search settings", () => {
       expect(head).toContain(`<link rel="alternate" hrefLang="x-default" href="${server.url}/${SITE}/about"/>`);
     }
     expect(await html(`/${SITE}`)).not.toContain('rel="alternate"');
+    // A third language: every version names all three, and the original keeps its own search title.
+    const deId = await publishedPage(owner, "Über uns", "ueber-uns");
+    await api(owner, `/api/editor/discovery/seo/pages/${deId}`, {
+      method: "PUT",
+      body: { locale: "de", translationOf: aboutId },
+    });
+    const about = await html(`/${SITE}/about`);
+    expect(about).toContain(`<link rel="alternate" hrefLang="de" href="${server.url}/${SITE}/ueber-uns"/>`);
+    expect(about).toContain("<title>About Harbor Bakery — bakers since 1990 · Harbor Bakery</title>");
+    expect(await html(`/${SITE}/ueber-uns`)).toContain(`hrefLang="fr" href="${server.url}/${SITE}/a-propos"`);
+    await api(owner, `/api/editor/discovery/seo/pages/${deId}`, { method: "PUT", body: {} });
     const original = await api(owner, `/api/editor/discovery/seo/pages/${aboutId}`);
     expect(original.body.translations).toEqual([{ id: frId, title: "À propos", locale: "fr" }]);
   });

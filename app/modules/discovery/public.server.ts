@@ -115,7 +115,7 @@ function groupMembers(db: Db, workspaceId: string, originalId: string) {
 
 /**
  * What a published page's head needs from discovery, in one query when the page is in no translation group:
- * its own search settings and whether any page translates it; a second for the group's members otherwise.
+ * its own search settings and its translations' rows; a second for the group's published members otherwise.
  */
 export async function headSeoOf(
   db: Db,
@@ -128,8 +128,8 @@ export async function headSeoOf(
     .selectFrom("site_page_seo")
     .selectAll()
     .where("workspace_id", "=", workspaceId)
+    // Its own row and its translations' (a handful: one a language).
     .where((eb) => eb.or([eb("page_id", "=", pageId), eb("translation_of", "=", pageId)]))
-    .limit(2)
     .execute();
   const own: PageSeo = seoOf(rows.find((r) => r.page_id === pageId));
   const originalId = own.translationOf ?? (rows.some((r) => r.translation_of === pageId) ? pageId : null);
