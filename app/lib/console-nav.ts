@@ -45,6 +45,7 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
       { label: "Media", to: "/website/media", scope: "workspace" },
       { label: "Business profile", to: "/website/profile", scope: "workspace", role: "admin" },
       { label: "Policies", to: "/website/policies", scope: "workspace" },
+      { label: "Discovery", to: "/discovery", scope: "workspace" },
     ],
   },
   {

@@ -3,7 +3,7 @@ import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction }
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { page } from "~/lib/routes.server";
 import { PAGE_SLUG_PATTERN } from "~/modules/sites/blocks";
-import { loadPublicPage } from "~/modules/sites/public-page.server";
+import { loadPublicPage, redirectOrNotFound } from "~/modules/sites/public-page.server";
 import { PageContentView } from "~/site/blocks";
 import { pageHead } from "~/site/page-head";
 import { withSiteChrome } from "~/site/chrome";
@@ -16,12 +16,9 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: blocksCss 
 
 export const loader = page("public", ({ request, context, params }: LoaderFunctionArgs) => {
   const slug = params.page ?? "";
-  // Not a page's address at all (upper case, dots, …): no need to ask the database.
-  if (!PAGE_SLUG_PATTERN.test(slug)) {
-    context.request.log.callerType = "public";
-    context.request.log.failure = "missing-data";
-    throw new Response(null, { status: 404, statusText: "Not Found" });
-  }
+  // Not a page's address at all (upper case, dots, …): no page to ask for, but perhaps a redirect (an old
+  // site's `/About-Us.html`).
+  if (!PAGE_SLUG_PATTERN.test(slug)) return redirectOrNotFound(request, context, params.site);
   return loadPublicPage(request, context, params.site, slug);
 });
 

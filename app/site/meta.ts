@@ -25,6 +25,10 @@ export interface SiteMetaInput {
   image?: SiteMetaImage | null;
   type?: "website" | "article";
   noindex?: boolean;
+  /** An absolute canonical URL other than `origin` + `path` (the operator's choice in Discovery). */
+  canonical?: string;
+  /** The page's language versions (`hreflang`), absolute, `x-default` included. */
+  alternates?: readonly { hreflang: string; href: string }[];
   /** Structured data objects (schema.org), each rendered as its own `application/ld+json` block. */
   jsonLd?: readonly object[];
 }
@@ -50,7 +54,7 @@ export function imageMeta(origin: string, image: SiteMetaImage): MetaDescriptor[
 
 export function siteMeta(input: SiteMetaInput): MetaDescriptor[] {
   const title = input.title === input.siteName ? input.title : `${input.title} · ${input.siteName}`;
-  const canonical = absoluteUrl(input.origin, input.path);
+  const canonical = input.canonical ?? absoluteUrl(input.origin, input.path);
   const tags: MetaDescriptor[] = [
     { title },
     { name: "description", content: input.description },
@@ -64,6 +68,8 @@ export function siteMeta(input: SiteMetaInput): MetaDescriptor[] {
     { name: "twitter:description", content: input.description },
   ];
   tags.push(...(input.image ? imageMeta(input.origin, input.image) : [{ name: "twitter:card", content: "summary" }]));
+  for (const alt of input.alternates ?? [])
+    tags.push({ tagName: "link", rel: "alternate", hrefLang: alt.hreflang, href: alt.href });
   if (input.noindex) tags.push({ name: "robots", content: "noindex" });
   for (const data of input.jsonLd ?? []) tags.push({ "script:ld+json": data });
   return tags;

@@ -1,5 +1,6 @@
 /** The head of a public page built from blocks (`/{site}`, `/{site}/{page}`), through `siteMeta`. */
 import type { MetaDescriptor } from "@remix-run/node";
+import type { HeadSeo } from "~/modules/discovery/public.server";
 import type { PageContent } from "~/modules/sites/blocks";
 import { siteMeta } from "./meta";
 
@@ -9,6 +10,8 @@ interface HeadData {
   path: string;
   page: { title: string; description: string; content: PageContent } | null;
   shareImage: { src: string; width: number | null; height: number | null; alt: string } | null;
+  /** The operator's search settings (Discovery): they win over what the page itself says. */
+  seo?: HeadSeo | null;
 }
 
 /** A description when the operator wrote none: the page's first words. */
@@ -30,11 +33,18 @@ function firstWords(content: PageContent): string {
 
 export function pageHead(data: HeadData | undefined, home: boolean): MetaDescriptor[] {
   if (!data) return [];
-  const { siteName, origin, path, page } = data;
-  const title = home ? (page && page.title !== "Home" ? page.title : siteName) : (page?.title ?? siteName);
+  const { siteName, origin, path, page, seo } = data;
+  const title =
+    seo?.title || (home ? (page && page.title !== "Home" ? page.title : siteName) : (page?.title ?? siteName));
   const description =
-    page?.description || (page ? firstWords(page.content) : "") || `${siteName}: opening soon. Come back shortly.`;
+    seo?.description ||
+    page?.description ||
+    (page ? firstWords(page.content) : "") ||
+    `${siteName}: opening soon. Come back shortly.`;
   return siteMeta({
+    canonical: seo?.canonical ?? undefined,
+    noindex: seo?.noindex,
+    alternates: seo?.alternates,
     siteName,
     origin,
     path,
@@ -53,7 +63,7 @@ export function pageHead(data: HeadData | undefined, home: boolean): MetaDescrip
           {
             "@context": "https://schema.org",
             "@type": "WebPage",
-            name: page.title,
+            name: title,
             url: new URL(path, `${origin}/`).toString(),
             ...(description ? { description } : {}),
             isPartOf: {

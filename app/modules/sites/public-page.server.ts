@@ -5,7 +5,10 @@
  */
 import { data, type AppLoadContext } from "@remix-run/node";
 import { cacheControlFor, resolveOrigin } from "~/modules/hosts/hosts.server";
-import { resolveSiteBySlug } from "~/modules/access/site.server";
+import { resolveSiteBySlug, resolveSitePage } from "~/modules/access/site.server";
+import { headSeoOf, redirectFor, redirectLocation, type HeadSeo } from "~/modules/discovery/public.server";
+import { discoverySettingsOf } from "~/modules/discovery/settings.server";
+import { linkBase, siteAddressOf } from "./address.server";
 import type { PageContent, PublicImage, PublicImages } from "./blocks";
 import { imagesOf, pagePath, publishedPage } from "./pages.server";
 
@@ -18,12 +21,45 @@ export interface PublicPageData {
   images: PublicImages;
   /** The page's first image, for Open Graph. */
   shareImage: PublicImage | null;
+  /** Its search settings and language versions (discovery, ADR 021); null for the welcome of an empty site. */
+  seo: HeadSeo | null;
 }
 
 /** Shared caches may keep a public page, and ask again before each use (an edit shows at the next request). */
 const PUBLIC_CACHE = "public, max-age=0, must-revalidate";
 
 const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
+
+/**
+ * The answer for a site path no route or page serves (`/{site}/old/page.html`, `/{site}/Old-Page`): the
+ * operator's redirect from it (discovery, ADR 021), with the visitor's query; otherwise the site's 404. Throws.
+ */
+export async function redirectOrNotFound(
+  request: Request,
+  context: AppLoadContext,
+  siteSlug: string | undefined,
+): Promise<never> {
+  context.request.log.callerType = "public";
+  const { db } = context.services;
+  const site = await resolveSitePage(db, siteSlug);
+  if (site && "workspace" in site) {
+    const url = new URL(request.url);
+    const sitePath = url.pathname.slice(1 + site.workspace.slug.length) || "/";
+    const moved = await redirectFor(db, site.workspace.id, sitePath);
+    if (moved) {
+      const resolved = await resolveOrigin(request, context);
+      throw new Response(null, {
+        status: moved.status,
+        headers: {
+          Location: redirectLocation(moved.target, linkBase(context, site.workspace.slug), url.search),
+          "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
+        },
+      });
+    }
+  }
+  context.request.log.failure = "missing-data";
+  throw notFound();
+}
 
 /** A published page's data, or the site's home (`page: null` when none is published yet). Throws the 404s. */
 export async function loadPublicPage(
@@ -56,9 +92,30 @@ export async function loadPublicPage(
           "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
         },
       });
+    // No page answers: a redirect the operator set up from this address (discovery, ADR 021) may.
+    const moved = await redirectFor(db, workspace.id, `/${pageSlug}`);
+    if (moved)
+      throw new Response(null, {
+        status: moved.status,
+        headers: {
+          Location: redirectLocation(moved.target, linkBase(context, workspace.slug), new URL(request.url).search),
+          "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
+        },
+      });
     context.request.log.failure = "missing-data";
     throw notFound();
   }
+  // Discovery's part of the head: the page's search settings and translations, at the site's final address.
+  const [address, discovery] = await Promise.all([
+    siteAddressOf(context.services, workspace, resolved),
+    discoverySettingsOf(db, workspace.id),
+  ]);
+  const seo =
+    address && found
+      ? await headSeoOf(db, workspace.id, found.id, address, discovery)
+      : discovery.noindex
+        ? { title: null, description: null, canonical: null, noindex: true, locale: null, alternates: [] }
+        : null;
   const images = found ? await imagesOf(db, workspace.id, workspace.slug, found.content.blocks) : {};
   const firstImageId = found?.content.blocks.flatMap((b) =>
     b.type === "hero" || b.type === "image" ? (b.imageId ? [b.imageId] : []) : b.type === "gallery" ? b.imageIds : [],
@@ -78,6 +135,7 @@ export async function loadPublicPage(
       : null,
     images,
     shareImage: (firstImageId && images[firstImageId]) || null,
+    seo,
   };
   return data(body, {
     headers: { "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE) },

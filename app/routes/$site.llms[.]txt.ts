@@ -1,0 +1,16 @@
+// GET /{site}/llms.txt — the site for AI crawlers, in the llmstxt.org format (ADR 021), once the operator turned
+// it on in /discovery/llms; a 404 otherwise, and while the site is protected by a password.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { page } from "~/lib/routes.server";
+import { llmsTxt } from "~/modules/discovery/public.server";
+import { notFoundText, technicalSite } from "~/modules/discovery/technical.server";
+
+export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
+  const site = await technicalSite(request, context, params.site, "llms.txt");
+  if (!site.settings.llms.enabled || site.visibility === "protected")
+    return notFoundText("This site publishes no llms.txt", context);
+  const body = await llmsTxt(context.services.db, site.workspace, site.address, site.settings.llms.summary);
+  return new Response(body, {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": site.cacheControl },
+  });
+});
