@@ -9,5 +9,10 @@ declare module "~/lib/context" {
 
 export const domainsModule = defineModule({
   name: "domains",
-  services: ({ db }) => ({ siteDomains: siteDomainRegistry(db) }),
+  services: ({ db, env, logger }) => ({
+    siteDomains: siteDomainRegistry(db, {
+      refreshMs: env.DOMAINS_REFRESH_MS,
+      onError: (error) => logger.warn({ err: error }, "custom domains: reload failed; the previous list still serves"),
+    }),
+  }),
 });

@@ -1,19 +1,28 @@
 /**
  * What the public page routes (`/{site}` and `/{site}/{page}`) load, in one place: the site (ADR 005's site
- * resolution), the published page, its images, and the absolute origin for the page's head. Three small
- * queries: the site, the page row (its content rendered at save time), the images it shows.
+ * resolution), the published page, its images, and the site's final address for the page's head. Three small
+ * queries: the site, the page row (its content rendered at save time), the images it shows. Links and images
+ * are under the request's link base, so a visitor on the site's own domain stays there (ADR 025).
  */
 import { data, type AppLoadContext } from "@remix-run/node";
-import { cacheControlFor, resolveOrigin } from "~/modules/hosts/hosts.server";
+import { atBase, type LinkBase } from "~/lib/link-base";
+import { cacheControlFor } from "~/modules/hosts/hosts.server";
 import { resolveSiteBySlug } from "~/modules/access/site.server";
 import type { PageContent, PublicImage, PublicImages } from "./blocks";
-import { imagesOf, pagePath, publishedPage } from "./pages.server";
+import { imagesOf, pageSitePath, publishedPage } from "./pages.server";
+import { publicAddressOf } from "./public-address.server";
 
 export interface PublicPageData {
   siteName: string;
   siteSlug: string;
+  /** The request's link base: `/{slug}`, or "" on the site's own domain. */
+  base: LinkBase;
+  /** The site's final origin (its primary domain's, else the deployment's), for the head's absolute URLs. */
   origin: string;
+  /** The page's path at that origin: the final base and the page's site path (`/harbor/about`, or `/about`). */
   path: string;
+  /** The home page's absolute URL at the final address (structured data's `isPartOf`). */
+  homeUrl: string;
   page: { title: string; description: string; content: PageContent; publishedAt: string } | null;
   images: PublicImages;
   /** The page's first image, for Open Graph. */
@@ -42,7 +51,7 @@ export async function loadPublicPage(
   const { workspace } = site;
   const [found, resolved] = await Promise.all([
     publishedPage(db, workspace.id, pageSlug === null ? { home: true } : { slug: pageSlug }),
-    resolveOrigin(request, context),
+    publicAddressOf(request, context, workspace),
   ]);
   // An unpublished or unknown page, or the home page asked for by its slug (it lives at `/{site}`).
   if (pageSlug !== null && (!found || found.isHome)) {
@@ -52,22 +61,25 @@ export async function loadPublicPage(
       throw new Response(null, {
         status: 301,
         headers: {
-          Location: `/${workspace.slug}${new URL(request.url).search}`,
+          Location: `${atBase(resolved.base)}${new URL(request.url).search}`,
           "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
         },
       });
     context.request.log.failure = "missing-data";
     throw notFound();
   }
-  const images = found ? await imagesOf(db, workspace.id, workspace.slug, found.content.blocks) : {};
+  const images = found ? await imagesOf(db, workspace.id, resolved.base, found.content.blocks) : {};
   const firstImageId = found?.content.blocks.flatMap((b) =>
     b.type === "hero" || b.type === "image" ? (b.imageId ? [b.imageId] : []) : b.type === "gallery" ? b.imageIds : [],
   )[0];
+  const shareImage = (firstImageId && images[firstImageId]) || null;
   const body: PublicPageData = {
     siteName: workspace.name,
     siteSlug: workspace.slug,
+    base: resolved.base,
     origin: resolved.origin,
-    path: found ? pagePath(workspace.slug, found) : `/${workspace.slug}`,
+    path: atBase(resolved.finalBase, found ? pageSitePath(found) : ""),
+    homeUrl: `${resolved.origin}${atBase(resolved.finalBase)}`,
     page: found
       ? {
           title: found.content.title,
@@ -77,7 +89,10 @@ export async function loadPublicPage(
         }
       : null,
     images,
-    shareImage: (firstImageId && images[firstImageId]) || null,
+    // At the final address, absolute: it is only used in Open Graph tags.
+    shareImage: shareImage
+      ? { ...shareImage, src: `${resolved.origin}${resolved.finalBase}${shareImage.src.slice(resolved.base.length)}` }
+      : null,
   };
   return data(body, {
     headers: { "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE) },
