@@ -17,6 +17,7 @@ import { type Client, PASSWORD, createWorkspace, signUp } from "../helpers/clien
 import { startServer, type TestServer } from "../helpers/server";
 
 const DOMAIN = "shop.example.test";
+const DEPLOYMENT = "https://atrium.example.test";
 const OTHER_DOMAIN = "other.example.test";
 const SLUG = `domain-${Math.random().toString(36).slice(2, 7)}`;
 const OTHER_SLUG = `elsewhere-${Math.random().toString(36).slice(2, 7)}`;
@@ -123,7 +124,8 @@ async function publishPage(client: Client, title: string, slug: string, heading:
 
 beforeAll(async () => {
   filesDir = mkdtempSync(join(tmpdir(), "atrium-domains-"));
-  server = await startServer({ FILES_DIR: filesDir });
+  // Loopback still reaches the server; links to the deployment name this origin.
+  server = await startServer({ FILES_DIR: filesDir, PUBLIC_URL: DEPLOYMENT });
   const signedUp = await signUp(server.url);
   owner = signedUp.client;
   ownerEmail = signedUp.email;
@@ -277,6 +279,19 @@ describe("a verified custom domain", () => {
       .where("workspace_id", "=", otherWorkspaceId)
       .execute();
     expect(theirs).toEqual([]);
+
+    // The owner's notification links to the inbox on the deployment, not on the customer's domain.
+    const mails = () =>
+      server.db
+        .selectFrom("mail_messages")
+        .select("body")
+        .where("workspace_id", "=", workspaceId)
+        .where("subject", "=", "New message from Ada")
+        .execute();
+    await expect.poll(async () => (await mails()).length, { timeout: 10_000 }).toBe(1);
+    const [mail] = await mails();
+    expect(mail!.body).toContain(`${DEPLOYMENT}/inbox/`);
+    expect(mail!.body).not.toContain(DOMAIN);
 
     const routing = JSON.parse((await onDomain("/api/routing-test?path=/about")).body) as Record<string, unknown>;
     expect(routing).toMatchObject({

@@ -129,6 +129,11 @@ export function deploymentHosts(
  * goes through here.
  */
 export async function resolveOrigin(request: Request, context: AppLoadContext): Promise<ResolvedOrigin> {
+  // A request on a site's custom domain (ADR 025) still links to the deployment for what is the deployment's:
+  // the inbox link of a contact notification, a site's `/{slug}` address. Only the configured origin names it;
+  // without one (development) the request's own is all there is.
+  const configured = context.services.env.PUBLIC_URL;
+  if (context.request.siteHost && configured) return { origin: configured, fromRequest: false };
   const resolved = await context.services.hosts.originFor(new URL(request.url).origin);
   // server.ts refused such a request already; a route reached another way must not build a link from it either.
   if (resolved === null) throw new HttpError(421, "This server does not serve that host name");
