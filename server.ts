@@ -85,6 +85,30 @@ function servedHostsOnly(runtime: AppRuntime, refuse: Refuse) {
 }
 
 /**
+ * Custom domains (issue 14, ADR 025; the rule is app/modules/hosts/routing.server.ts): on a site's verified
+ * domain the path is rewritten to `/{slug}{path}` before anything else routes it (public files included: the
+ * site's `/robots.txt` is not the deployment's), and the site is named in the request scope; a path that
+ * already carries the slug, or `/{slug}/*` on the deployment's host when the site moved to its domain, answers
+ * 301 (308 for other methods, which keeps the body). Each costs a memory read. The 301 has a lifetime: the
+ * switch can be turned off, and a browser keeps a 301 without one for ever.
+ */
+function hostRouting(runtime: AppRuntime) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (HOST_INDEPENDENT_PATHS.has(req.path)) return next();
+    // `req.hostname`: `Host`, or `X-Forwarded-Host` from a trusted proxy, as servedHostsOnly read it.
+    runtime.routeHost(req.hostname, req.url).then((route) => {
+      if (route.redirect !== null) {
+        res.setHeader("Cache-Control", "public, max-age=3600");
+        return res.redirect(req.method === "GET" || req.method === "HEAD" ? 301 : 308, route.redirect);
+      }
+      if (route.site) res.locals.siteHost = route.site;
+      if (route.url !== req.url) req.url = req.originalUrl = route.url;
+      next();
+    }, next);
+  };
+}
+
+/**
  * HTTPS in practice (issue 12, item 13). Node speaks plain http here; TLS ends at a proxy, and only a proxy
  * TRUST_PROXY names can tell us the scheme (X-Forwarded-Proto; untrusted ones were dropped on arrival). In
  * production, what it received over http is redirected to https with 308 (GET and HEAD) or refused with 403
@@ -366,6 +390,7 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   });
   app.use(servedHostsOnly(runtime, refuse));
   app.use(httpsInProduction(http, refuse));
+  app.use(hostRouting(runtime));
   app.use("/api", (_req, res, next) => {
     res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
     next();
@@ -411,6 +436,7 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
         ip: res.req.ip ?? res.req.socket.remoteAddress ?? "unknown",
         nonce: randomBytes(16).toString("base64"),
         crossSite: isCrossSite(res.req),
+        siteHost: res.locals.siteHost as RequestScope["siteHost"],
         log: {},
       };
       res.locals.scope = scope;

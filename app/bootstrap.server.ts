@@ -18,6 +18,7 @@ import { writeHealth } from "~/lib/write-health.server";
 import { errorBody } from "~/lib/http.server";
 import { createProcessLogger, type ProcessLogger } from "~/lib/logger.server";
 import { uploadBodyLimit } from "~/modules/files/upload.server";
+import { routeHost } from "~/modules/hosts/routing.server";
 import { MODULES } from "~/modules/manifest.server";
 import { version } from "../package.json";
 
@@ -105,6 +106,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
         baseUrl: env.PUBLIC_URL,
       },
       servesHost: (host) => services.hosts.serves(host),
+      routeHost: (host, url) => routeHost(services.siteDomains, host, url),
       errorBody,
       announce: (url, details = {}) => {
         const banner = startBanner({

@@ -92,6 +92,14 @@ export interface AppRuntime {
   };
   /** Whether this deployment answers for a host name (app/modules/hosts); server.ts refuses others with 421. */
   servesHost(host: string): Promise<boolean>;
+  /**
+   * How a request's host and path route before Remix (issue 14, ADR 025; app/modules/hosts/routing.server.ts):
+   * the site a verified custom domain serves and the rewritten `/{slug}{path}`, or a 301's target.
+   */
+  routeHost(
+    host: string,
+    url: string,
+  ): Promise<{ site: NonNullable<RequestScope["siteHost"]> | null; url: string; redirect: string | null }>;
   /** The error contract's body, for errors server.ts answers before Remix runs (oversized bodies). */
   errorBody(statusCode: number, message: string): { error: string; message: string; statusCode: number };
   /**

@@ -101,6 +101,7 @@ export const EnvSchema = z.object({
     .url("must be an absolute URL such as https://auth.example.com")
     .refine((v) => !/[?#]/.test(v), "must not have a query or fragment")
     .optional(),
+  DOMAINS_REFRESH_MS: int(30_000, 100),
   OAUTH_TOKEN_REQUESTS_PER_MINUTE: int(60, 1),
   OAUTH_AUTHORIZE_REQUESTS_PER_MINUTE: int(60, 1),
   FILES_DIR: z.string().default("./data/files"),

@@ -5,7 +5,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { page } from "~/lib/routes.server";
 import { resolveSiteBySlug } from "~/modules/access/site.server";
-import { publicOrigin } from "~/modules/hosts/hosts.server";
+import { publicAddressOf } from "~/modules/sites/public-address.server";
 import { policiesOf } from "~/modules/sites/policies.server";
 import { policyPath } from "~/modules/sites/policy-kinds";
 import { ContactForm } from "~/site/contact-form";
@@ -18,12 +18,16 @@ export const loader = page("public", async ({ request, params, context }: Loader
   // No site: the layout's loader answers (404, 503, or the 301 of a former address).
   if (!site) throw new Response(null, { status: 404, statusText: "Not Found" });
   const { id, name, slug } = site.workspace;
-  const privacy = await policiesOf(context.services.db, id).get("privacy");
+  const [privacy, address] = await Promise.all([
+    policiesOf(context.services.db, id).get("privacy"),
+    publicAddressOf(request, context, site.workspace),
+  ]);
   return {
     name,
     slug,
-    privacyHref: privacy?.published ? policyPath(slug, "privacy") : undefined,
-    origin: await publicOrigin(request, context),
+    privacyHref: privacy?.published ? policyPath(address.base, "privacy") : undefined,
+    origin: address.origin,
+    finalBase: address.finalBase,
     state: contactFormState(new URL(request.url).searchParams),
   };
 });
@@ -33,7 +37,7 @@ const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
     ? siteMeta({
         siteName: data.name,
         origin: data.origin,
-        path: contactPagePath(data.slug),
+        path: contactPagePath(data.finalBase),
         title: "Contact",
         description: `Get in touch with ${data.name}: send a message and we will reply by e-mail.`,
         jsonLd: [
@@ -41,7 +45,7 @@ const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
             "@context": "https://schema.org",
             "@type": "ContactPage",
             name: `Contact ${data.name}`,
-            url: `${data.origin}${contactPagePath(data.slug)}`,
+            url: `${data.origin}${contactPagePath(data.finalBase)}`,
           },
         ],
       })

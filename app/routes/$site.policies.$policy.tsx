@@ -1,14 +1,14 @@
 // /{site}/policies/{privacy|terms|refund|shipping} — one published policy; a draft or an unknown kind is a 404.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useParams } from "@remix-run/react";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { page } from "~/lib/routes.server";
 import { resolveSiteBySlug } from "~/modules/access/site.server";
-import { publicOrigin } from "~/modules/hosts/hosts.server";
+import { publicAddressOf } from "~/modules/sites/public-address.server";
 import { policiesOf, policyDescription } from "~/modules/sites/policies.server";
 import { isPolicyKind, policyPath } from "~/modules/sites/policy-kinds";
 import { siteMeta } from "~/site/meta";
 import siteContactCss from "~/styles/site-contact.css?url";
-import { withSiteChrome } from "~/site/chrome";
+import { SITE_LAYOUT_ID, withSiteChrome, type SiteChrome } from "~/site/chrome";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteContactCss }];
 
@@ -23,10 +23,13 @@ export const loader = page("public", async ({ request, params, context }: Loader
     context.request.log.failure = "missing-data";
     throw notFound();
   }
+  const address = await publicAddressOf(request, context, site.workspace);
   return {
     name,
     slug,
-    origin: await publicOrigin(request, context),
+    base: address.base,
+    origin: address.origin,
+    finalBase: address.finalBase,
     policy: {
       kind: policy.kind,
       title: policy.title,
@@ -43,7 +46,7 @@ const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
     ? siteMeta({
         siteName: data.name,
         origin: data.origin,
-        path: policyPath(data.slug, data.policy.kind),
+        path: policyPath(data.finalBase, data.policy.kind),
         title: data.policy.title,
         description: data.policy.description,
         type: "article",
@@ -61,7 +64,7 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", {
 export const meta = withSiteChrome(ownMeta);
 
 export default function PolicyPage() {
-  const { slug, policy } = useLoaderData<typeof loader>();
+  const { base, policy } = useLoaderData<typeof loader>();
   return (
     <article className="site-container site-section site-policy">
       <h1>{policy.title}</h1>
@@ -70,21 +73,22 @@ export default function PolicyPage() {
       </p>
       <div className="site-policy-body" dangerouslySetInnerHTML={{ __html: policy.html }} />
       <p className="site-policy-back">
-        <Link to={`/${slug}/policies`}>All policies</Link>
+        <Link to={`${base}/policies`}>All policies</Link>
       </p>
     </article>
   );
 }
 
 export function ErrorBoundary() {
-  const { site } = useParams();
+  // The layout's data when the site exists (its link base: `/{slug}`, or "" on the site's own domain).
+  const chrome = useRouteLoaderData<SiteChrome>(SITE_LAYOUT_ID);
   return (
     <div className="site-container site-section site-notfound">
       <title>Policy not found</title>
       <h1>Policy not found</h1>
       <p>This policy is not published. It may have been withdrawn, or the link may have a typo.</p>
       <p>
-        <Link to={`/${site ?? ""}/policies`}>See the published policies</Link>
+        <Link to={`${chrome?.base ?? ""}/policies`}>See the published policies</Link>
       </p>
     </div>
   );

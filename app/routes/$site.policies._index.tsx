@@ -3,7 +3,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { Link, useLoaderData } from "@remix-run/react";
 import { page } from "~/lib/routes.server";
 import { resolveSiteBySlug } from "~/modules/access/site.server";
-import { publicOrigin } from "~/modules/hosts/hosts.server";
+import { publicAddressOf } from "~/modules/sites/public-address.server";
 import { policiesOf, policyDescription } from "~/modules/sites/policies.server";
 import { policyPath } from "~/modules/sites/policy-kinds";
 import { siteMeta } from "~/site/meta";
@@ -17,10 +17,13 @@ export const loader = page("public", async ({ request, params, context }: Loader
   if (!site) throw new Response(null, { status: 404, statusText: "Not Found" });
   const { id, name, slug } = site.workspace;
   const policies = await policiesOf(context.services.db, id).published();
+  const address = await publicAddressOf(request, context, site.workspace);
   return {
     name,
     slug,
-    origin: await publicOrigin(request, context),
+    base: address.base,
+    origin: address.origin,
+    finalBase: address.finalBase,
     policies: policies.map((p) => ({ kind: p.kind, title: p.title, summary: policyDescription(p) })),
   };
 });
@@ -30,7 +33,7 @@ const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
     ? siteMeta({
         siteName: data.name,
         origin: data.origin,
-        path: `/${data.slug}/policies`,
+        path: `${data.finalBase}/policies`,
         title: "Policies",
         description: `How ${data.name} handles your data, orders, refunds and deliveries.`,
       })
@@ -40,7 +43,7 @@ const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
 export const meta = withSiteChrome(ownMeta);
 
 export default function Policies() {
-  const { name, slug, policies } = useLoaderData<typeof loader>();
+  const { name, base, policies } = useLoaderData<typeof loader>();
   return (
     <div className="site-container site-section">
       <h1>Policies</h1>
@@ -52,7 +55,7 @@ export default function Policies() {
           <ul className="site-policies">
             {policies.map((p) => (
               <li key={p.kind}>
-                <Link to={policyPath(slug, p.kind)}>
+                <Link to={policyPath(base, p.kind)}>
                   <strong>{p.title}</strong>
                   <span>{p.summary}</span>
                 </Link>

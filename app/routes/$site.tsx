@@ -2,13 +2,15 @@ import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction }
 import { redirect } from "@remix-run/node";
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { resolveSitePage } from "~/modules/access/site.server";
-import { publicOrigin } from "~/modules/hosts/hosts.server";
+import { atBase } from "~/lib/link-base";
+import { linkBase } from "~/modules/sites/address.server";
 import { loadSiteChrome } from "~/modules/sites/chrome.server";
 import { lockedChrome, siteGate } from "~/modules/site-access/gate.server";
+import { publicAddressOf } from "~/modules/sites/public-address.server";
 import type { RouteHandle } from "~/ui/handle";
 import siteCss from "~/styles/site.css?url";
 import { page } from "~/lib/routes.server";
-import { chromeMeta, SITE_LAYOUT_ID, type SiteChrome } from "~/site/chrome";
+import { canonicalOf, chromeMeta, SITE_LAYOUT_ID, type SiteChrome } from "~/site/chrome";
 import { SiteFrame } from "~/site/frame";
 import { siteMeta } from "~/site/meta";
 
@@ -20,7 +22,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteCss }]
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs): Promise<SiteChrome> => {
   context.request.log.callerType = "public";
   const site = await resolveSitePage(context.services.db, params.site);
-  if (site && "movedTo" in site) throw movedSite(request, site.movedTo);
+  if (site && "movedTo" in site) throw movedSite(request, context, site.movedTo);
   if (!site) {
     context.request.log.failure = "missing-data";
     throw new Response(null, { status: 404, statusText: "Not Found" });
@@ -37,7 +39,11 @@ export const loader = page("public", async ({ request, params, context }: Loader
   }
   // A protected site (ADR 023): redirects to its unlock page unless this visitor unlocked it.
   const gate = await siteGate(context, request, site.workspace);
-  const chrome = await loadSiteChrome(context.services.db, site.workspace, await publicOrigin(request, context));
+  const chrome = await loadSiteChrome(
+    context.services.db,
+    site.workspace,
+    await publicAddressOf(request, context, site.workspace),
+  );
   return gate.state === "locked" ? lockedChrome(chrome) : chrome;
 });
 
@@ -59,7 +65,8 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location, err
     ...siteMeta({
       siteName: data.name,
       origin: data.origin,
-      path: location.pathname,
+      // The path Remix routed (`/{slug}/…`, also on the site's domain) at the site's final address.
+      path: new URL(canonicalOf(data, location.pathname)).pathname,
       title: data.name,
       description: data.profile.tagline || `${data.name}: opening hours, address and how to get in touch.`,
       image: data.socialImage
@@ -78,12 +85,26 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location, err
 /**
  * A site's former address (ADR 019): the same path and query under the current address, 301 for its 90 days.
  * Cached for an hour only, as the address may be changed back.
+ *
+ * On the site's own domain (ADR 025) the former slug can only come from this node's list of domains being
+ * older than the change (another node renamed it): the list is reloaded and the visitor sent to the same
+ * address again (307, not kept), which the fresh list then rewrites to the current slug.
  */
-function movedSite(request: Request, movedTo: string): Response {
+function movedSite(request: Request, context: LoaderFunctionArgs["context"], movedTo: string): Response {
   const url = new URL(request.url);
   const rest = url.pathname.split("/").slice(2).join("/");
-  const to = `/${movedTo}${rest ? `/${rest}` : ""}${url.search}`;
-  return redirect(to, { status: 301, headers: { "Cache-Control": "public, max-age=3600" } });
+  const sitePath = `${rest ? `/${rest}` : ""}${url.search}`;
+  if (context.request.siteHost) {
+    context.services.siteDomains.invalidate();
+    return redirect(sitePath.startsWith("/") ? sitePath : `/${sitePath}`, {
+      status: 307,
+      headers: { "Cache-Control": "no-store" },
+    });
+  }
+  return redirect(`${atBase(linkBase(context, movedTo))}${sitePath}`, {
+    status: 301,
+    headers: { "Cache-Control": "public, max-age=3600" },
+  });
 }
 
 // Revalidated on every visit until the tagged page cache (DESIGN rule 7) lands with the sites issue. An error
@@ -128,7 +149,7 @@ export function ErrorBoundary() {
                   : "This page could not be shown right now. Please try again in a moment."}
               </p>
               <p>
-                <a className="site-button" href={`/${chrome.slug}`}>
+                <a className="site-button" href={chrome.base || "/"}>
                   Go to the home page
                 </a>
               </p>

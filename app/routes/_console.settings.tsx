@@ -48,6 +48,8 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
     switch (values.intent) {
       case "workspace":
         await repo.update(actor, parseForm(WorkspaceForm, values));
+        // The site's custom domains serve it by slug (ADR 025): this node's list takes the new one at once.
+        context.services.siteDomains.invalidate();
         return { ok: true, intent: values.intent, message: "Saved." };
       case "invite": {
         const input = parseForm(InviteForm, values);

@@ -2,6 +2,7 @@
 // WCAG contrast check, fonts and corners, a live preview, and the import from the business's current website.
 // Admins only (the contract's role for branding). Works without JavaScript: "Preview" posts the form and
 // shows the result unsaved; with JavaScript the preview and the contrast report follow every change.
+import { slugBase } from "~/lib/link-base";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
@@ -44,7 +45,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
     id: item.id,
     name: item.alt ? `${item.filename} — ${item.alt}` : item.filename,
     contentType: item.contentType,
-    src: mediaSrc(workspace.slug, item, 320),
+    src: mediaSrc(slugBase(workspace.slug), item, 320),
     wide: !!item.width && !!item.height && item.width / item.height >= 2.2,
   }));
   return {

@@ -1,6 +1,7 @@
 // /website/media — the media library: upload (type read from the bytes, size limit, quota), a paginated grid
 // of the workspace's files, and for one file (?file=): its description (alt text), replacing its bytes, where it
 // is used, and deleting it. Viewers see the library; editors change it. Works without JavaScript.
+import { slugBase } from "~/lib/link-base";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -42,10 +43,10 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
   if (selectedId && !selected) throw notFound("No such file in this workspace");
   const view = (item: (typeof items)[number]) => ({
     ...item,
-    thumb: mediaSrc(workspace.slug, item, 320),
-    preview: mediaSrc(workspace.slug, item, 640),
-    src: mediaSrc(workspace.slug, item),
-    srcSet: mediaSrcSet(workspace.slug, item) ?? null,
+    thumb: mediaSrc(slugBase(workspace.slug), item, 320),
+    preview: mediaSrc(slugBase(workspace.slug), item, 640),
+    src: mediaSrc(slugBase(workspace.slug), item),
+    srcSet: mediaSrcSet(slugBase(workspace.slug), item) ?? null,
   });
   return {
     canEdit: roleAtLeast(role, "editor"),

@@ -1,5 +1,6 @@
 // /website/policies — the site's policies (privacy, terms, refund, shipping): which are written, which are
 // published, and a link to write or edit each. Every member sees them; editors edit.
+import { slugBase } from "~/lib/link-base";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { page } from "~/lib/routes.server";
@@ -52,7 +53,7 @@ export default function Policies() {
             </div>
             <div className="policy-links">
               {p.status === "published" ? (
-                <a href={policyPath(slug, p.kind)}>
+                <a href={policyPath(slugBase(slug), p.kind)}>
                   View<span className="visually-hidden"> {p.title}</span> on site
                 </a>
               ) : null}

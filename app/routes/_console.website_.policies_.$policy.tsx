@@ -1,5 +1,6 @@
 // /website/policies/{privacy|terms|refund|shipping} — write one policy in Markdown, publish or unpublish it,
 // delete it. A policy not written yet starts from a template with the workspace's name. Editors and above.
+import { slugBase } from "~/lib/link-base";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -116,7 +117,8 @@ export default function PolicyEditor() {
         {about}{" "}
         {policy.published ? (
           <>
-            On your site at <a href={policyPath(slug, policy.kind)}>{policyPath(slug, policy.kind)}</a>.
+            On your site at{" "}
+            <a href={policyPath(slugBase(slug), policy.kind)}>{policyPath(slugBase(slug), policy.kind)}</a>.
           </>
         ) : null}
         {policy.updatedAt ? ` Last saved ${updated.format(new Date(policy.updatedAt))} UTC.` : ""}

@@ -1,5 +1,6 @@
 // GET /api/editor/branding — the selected workspace's branding, its images and the contrast report (viewer).
 // PUT /api/editor/branding — save the whole branding (admin): the same `brandingOf(...).save` as the console.
+import { slugBase } from "~/lib/link-base";
 import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
@@ -17,7 +18,7 @@ async function view(context: Parameters<typeof requireWorkspace>[1], workspace: 
   return {
     ...brandingView(branding),
     images: { logo: json(images.logo), favicon: json(images.favicon), socialImage: json(images.socialImage) },
-    themeHref: themeHref(workspace.slug, branding),
+    themeHref: themeHref(slugBase(workspace.slug), branding),
   };
 }
 

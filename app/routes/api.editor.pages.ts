@@ -1,5 +1,6 @@
 // GET  /api/editor/pages?page=n — the workspace's pages (25 a page), home page first.
 // POST /api/editor/pages { title, slug?, description?, inNavigation?, blocks? } — a new page (draft); 201.
+import { slugBase } from "~/lib/link-base";
 import { z } from "zod";
 import { readJson } from "~/lib/http.server";
 import { pageCount, pageOf } from "~/lib/pagination.server";
@@ -23,7 +24,7 @@ export const loader = apiRoute({
     const [list, total] = await Promise.all([pages.list(window), pages.count()]);
     return Response.json(
       {
-        pages: list.map((p) => ({ ...p, path: pagePath(workspace.slug, p) })),
+        pages: list.map((p) => ({ ...p, path: pagePath(slugBase(workspace.slug), p) })),
         page,
         pageCount: pageCount(total, PAGE_SIZE),
         total,

@@ -1,5 +1,6 @@
 // POST /api/v1/contact?site={slug} (or X-Atrium-Site) — a visitor's message to the site's business, from the
 // contact form (a form post: 303 back to the site's contact page) or from a script (JSON: 201).
+import { linkBase } from "~/modules/sites/address.server";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
 import { isDomainError, issuesOf } from "~/lib/errors";
@@ -57,7 +58,7 @@ export const loader = apiRoute({
       // A browser's form post: answered with the contact page (Post/Redirect/Get), which shows the outcome from
       // the query alone, so it stays the same cacheable page for everyone (nothing the visitor typed in it).
       const back = (answer: { sent: true } | { error: ContactFormError; fields?: string[] }) =>
-        redirect(contactFormAnswer(site.workspace.slug, answer), {
+        redirect(contactFormAnswer(linkBase(context, site.workspace.slug), answer), {
           status: 303,
           headers: { "Cache-Control": "no-store" },
         });

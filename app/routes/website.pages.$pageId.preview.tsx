@@ -2,6 +2,7 @@
 // GET shows the saved draft (or, with ?revision=, an earlier revision); the editor's Preview button posts the
 // unsaved draft here. Operators of the page's workspace only; never stored by a cache, never indexed.
 // Outside the console's layout on purpose: it is styled as the public site is, not as the console.
+import { slugBase } from "~/lib/link-base";
 import {
   data,
   type ActionFunctionArgs,
@@ -62,7 +63,7 @@ export const loader = page("operator", async ({ request, context, params }: Load
     pageId: found.id,
     label: revision ? `Revision ${revision.number}` : "Saved draft",
     content,
-    images: await imagesOf(db, workspace.id, workspace.slug, content.blocks),
+    images: await imagesOf(db, workspace.id, slugBase(workspace.slug), content.blocks),
   };
   return data(body, { headers: NO_STORE });
 });
@@ -78,7 +79,7 @@ export const action = page("operator", async ({ request, context, params }: Acti
     context,
     async (values): Promise<Preview> => {
       const content = renderDraft(parseDraft(draftFromForm(values)));
-      const images = await imagesOf(db, workspace.id, workspace.slug, content.blocks);
+      const images = await imagesOf(db, workspace.id, slugBase(workspace.slug), content.blocks);
       return { ...base, content, images };
     },
     () => ({ ...base, content: null, images: {} }),

@@ -10,7 +10,7 @@ import { ogImagePath, ogImageVersion } from "~/modules/og-image/version";
 import { imageMeta } from "./meta";
 
 export interface ChromeImage {
-  /** Site-relative address of the image (or its best variant). */
+  /** Address of the image (or its best variant) under the link base; the social image's is absolute. */
   src: string;
   srcSet?: string;
   width: number | null;
@@ -40,14 +40,25 @@ export interface ChromeProfile {
 export interface SiteChrome {
   name: string;
   slug: string;
-  /** The public origin, no trailing slash. */
+  /**
+   * The prefix of every link and file on this page (ADR 025): `/{slug}` on the deployment's host, "" when the
+   * request came in on the site's own domain. The home page's link is `base || "/"`.
+   */
+  base: string;
+  /**
+   * The site's final origin, no trailing slash: its verified primary domain (`https://shop.example`) on every
+   * host, else the deployment's public origin. Canonical and Open Graph URLs are `origin + finalBase + path`.
+   */
   origin: string;
-  /** `/{slug}/theme.css?v=<hash>`: immutable for that hash. */
+  /** The final address's base path: "" with a primary domain, else `/{slug}`. */
+  finalBase: string;
+  /** `{base}/theme.css?v=<hash>`: immutable for that hash. */
   themeHref: string;
   /** The brand colour, for `<meta name="theme-color">`. */
   themeColor: string;
   logo: ChromeImage | null;
   favicon: ChromeImage | null;
+  /** Its `src` is absolute, at the final address (it is only used in Open Graph tags). */
   socialImage: ChromeImage | null;
   profile: ChromeProfile;
   /** Header navigation; filled at merge from the pages module's `siteNavigation`. */
@@ -67,6 +78,21 @@ export const SITE_LAYOUT_ID = "routes/$site";
 interface MatchLike {
   id: string;
   data?: unknown;
+}
+
+/**
+ * The canonical URL of a path this page was routed to (`location.pathname`, always `/{slug}/…` after the custom
+ * domain's rewrite): the same site path at the final address.
+ */
+export function canonicalOf(chrome: Pick<SiteChrome, "slug" | "origin" | "finalBase">, pathname: string): string {
+  const prefix = `/${chrome.slug}`;
+  const sitePath =
+    pathname === prefix || pathname === `${prefix}/`
+      ? ""
+      : pathname.startsWith(`${prefix}/`)
+        ? pathname.slice(prefix.length)
+        : pathname;
+  return `${chrome.origin}${chrome.finalBase}${sitePath}` || `${chrome.origin}/`;
 }
 
 /** The layout's data from a meta function's `matches`. */
@@ -104,7 +130,7 @@ export function generatedImage(
 ): { url: string; width: number; height: number; alt: string } {
   const version = ogImageVersion(chrome.themeHref, chrome.logo?.src ?? null, chrome.name);
   return {
-    url: `${chrome.origin}/${chrome.slug}${ogImagePath(title, version)}`,
+    url: `${chrome.origin}${chrome.finalBase}${ogImagePath(title, version)}`,
     width: 1200,
     height: 630,
     alt: title && title !== chrome.name ? `${title} · ${chrome.name}` : chrome.name,

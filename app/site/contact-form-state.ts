@@ -4,6 +4,7 @@
  * every visitor who asks for that address — cacheable, no CSRF token, nothing anyone typed. Plain data, read by
  * the API route (which writes the answer) and the form (which shows it).
  */
+import type { LinkBase } from "~/lib/link-base";
 
 /** The hidden field a person never fills (ContactForm hides it with a class, not an inline style: CSP). */
 export const CONTACT_HONEYPOT = "website";
@@ -27,11 +28,12 @@ export const CONTACT_FIELD_ERRORS: Record<ContactField, string> = {
 
 const FIELDS = Object.keys(CONTACT_FIELD_ERRORS) as ContactField[];
 
-export const contactPagePath = (siteSlug: string) => `/${siteSlug}/contact`;
+/** The contact page under a site's link base (`/{slug}`, or "" on its own domain). */
+export const contactPagePath = (base: LinkBase) => `${base}/contact`;
 
 /** The address a form post is answered with (303): the site's contact page, with the outcome in its query. */
 export function contactFormAnswer(
-  siteSlug: string,
+  base: LinkBase,
   answer: { sent: true } | { error: ContactFormError; fields?: string[] },
 ): string {
   const query = new URLSearchParams();
@@ -40,7 +42,7 @@ export function contactFormAnswer(
     query.set("error", answer.error);
     for (const field of answer.fields ?? []) if ((FIELDS as string[]).includes(field)) query.append("field", field);
   }
-  return `${contactPagePath(siteSlug)}?${query.toString()}#contact-form`;
+  return `${contactPagePath(base)}?${query.toString()}#contact-form`;
 }
 
 /** The outcome the contact page shows for its query; anything unknown in it is ignored. */

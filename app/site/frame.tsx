@@ -30,7 +30,7 @@ function JsonLd({ data }: { data: object }) {
 }
 
 export function SiteFrame({ chrome, children }: { chrome: SiteChrome; children: ReactNode }) {
-  const { name, slug, logo, navigation, footerLinks, policies, profile } = chrome;
+  const { name, base, logo, navigation, footerLinks, policies, profile } = chrome;
   // A wide logo is a wordmark that already says the name: shown alone (named by its alt text). A square one is
   // a mark, shown beside the name.
   const wordmark = !!logo?.width && !!logo.height && logo.width / logo.height >= 2.2;
@@ -44,7 +44,7 @@ export function SiteFrame({ chrome, children }: { chrome: SiteChrome; children: 
       </a>
       <header className="site-header">
         <div className="site-container site-header__inner">
-          <a className={wordmark ? "site-brand site-brand--wordmark" : "site-brand"} href={`/${slug}`}>
+          <a className={wordmark ? "site-brand site-brand--wordmark" : "site-brand"} href={base || "/"}>
             {logo ? (
               <img
                 className="site-brand__logo"

@@ -8,6 +8,8 @@ interface HeadData {
   siteName: string;
   origin: string;
   path: string;
+  /** The site's home page, absolute (at the final address: `https://shop.example/` or `…/{slug}`). */
+  homeUrl: string;
   page: { title: string; description: string; content: PageContent } | null;
   shareImage: { src: string; width: number | null; height: number | null; alt: string } | null;
   /** The operator's search settings (Discovery): they win over what the page itself says. */
@@ -69,7 +71,7 @@ export function pageHead(data: HeadData | undefined, home: boolean): MetaDescrip
             isPartOf: {
               "@type": "WebSite",
               name: siteName,
-              url: new URL(path.split("/").slice(0, 2).join("/"), `${origin}/`).toString(),
+              url: data.homeUrl,
             },
           },
         ]

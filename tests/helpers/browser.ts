@@ -12,7 +12,12 @@ import { tempDir } from "./temp";
 export const SCREENSHOT_DIR = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
 
 export async function openBrowser(
-  options: { bypassCSP?: boolean; javaScriptEnabled?: boolean } = {},
+  options: {
+    bypassCSP?: boolean;
+    javaScriptEnabled?: boolean;
+    /** More Chromium switches for one test file (e.g. `--host-resolver-rules` for a custom domain). */
+    args?: string[];
+  } = {},
 ): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = tempDir("atrium-chromium");
   const context = await chromium.launchPersistentContext(profile.path, {
@@ -20,7 +25,7 @@ export async function openBrowser(
     headless: true,
     bypassCSP: options.bypassCSP ?? false,
     javaScriptEnabled: options.javaScriptEnabled ?? true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
   });
   return {
     context,

@@ -164,7 +164,7 @@ describe("the get-started checklist's website steps", () => {
       .select("id")
       .where("slug", "=", SITE)
       .executeTakeFirstOrThrow();
-    const { header } = await siteNavigation(server.db, id);
+    const { header } = await siteNavigation(server.db, id, `/${SITE}`);
     expect(header).toEqual([
       { label: "Welcome", href: `/${SITE}/welcome` },
       { label: "About us", href: `/${SITE}` },

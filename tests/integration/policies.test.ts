@@ -76,11 +76,11 @@ describe("writing and publishing a policy", () => {
     await save(client, "refund", { title: "Refunds", markdown: "Within 14 days.", published: "" });
     expect((await visitor().get(`/${slug}/policies/refund`)).status).toBe(404);
     expect(await (await visitor().get(`/${slug}/policies`)).text()).not.toContain("Refunds");
-    expect(await policyLinks(server.db, workspaceId, slug)).toEqual([]);
+    expect(await policyLinks(server.db, workspaceId, `/${slug}`)).toEqual([]);
 
     await save(client, "refund", { title: "Refunds", markdown: "Within 14 days.", published: "on" });
     expect((await visitor().get(`/${slug}/policies/refund`)).status).toBe(200);
-    expect(await policyLinks(server.db, workspaceId, slug)).toEqual([
+    expect(await policyLinks(server.db, workspaceId, `/${slug}`)).toEqual([
       { label: "Refunds", href: `/${slug}/policies/refund` },
     ]);
 
@@ -148,7 +148,7 @@ describe("seedDemoPolicies", () => {
     const { slug, workspaceId, name } = await site();
     await seedDemoPolicies(server.db, workspaceId);
     await seedDemoPolicies(server.db, workspaceId);
-    expect((await policyLinks(server.db, workspaceId, slug)).map((l) => l.label)).toEqual([
+    expect((await policyLinks(server.db, workspaceId, `/${slug}`)).map((l) => l.label)).toEqual([
       "Privacy policy",
       "Terms of service",
       "Refund policy",

@@ -160,14 +160,14 @@ describe("building a page in the console", () => {
   it("puts new pages in the site's navigation, shown while they are published", async () => {
     const { db } = server;
     const workspace = await db.selectFrom("workspaces").select("id").where("slug", "=", SITE).executeTakeFirstOrThrow();
-    expect((await siteNavigation(db, workspace.id)).header).toEqual([
+    expect((await siteNavigation(db, workspace.id, `/${SITE}`)).header).toEqual([
       { label: "Home", href: `/${SITE}` },
       { label: "Our story", href: `/${SITE}/our-story` },
     ]);
     const unpublished = await post(owner, aboutId, "unpublish", {});
     expect(unpublished.status).toBe(200);
     expect((await publicClient().get(`/${SITE}/our-story`)).status).toBe(404);
-    expect((await siteNavigation(db, workspace.id)).header).toEqual([{ label: "Home", href: `/${SITE}` }]);
+    expect((await siteNavigation(db, workspace.id, `/${SITE}`)).header).toEqual([{ label: "Home", href: `/${SITE}` }]);
     await post(owner, aboutId, "publish", { title: "Our story", slug: "our-story", ...heroFields("Since 2010") });
   });
 
@@ -558,7 +558,7 @@ describe("the demo's pages", () => {
     expect(home).toContain("Good to know");
     expect((await publicClient().get(`/${slug}/menu`)).status).toBe(200);
     expect((await publicClient().get(`/${slug}/about`)).status).toBe(200);
-    const nav = await siteNavigation(db, workspace.id);
+    const nav = await siteNavigation(db, workspace.id, `/${slug}`);
     expect(nav.header.map((l) => l.href)).toEqual([`/${slug}`, `/${slug}/menu`, `/${slug}/about`, `/${slug}/contact`]);
     expect(nav.footer.map((l) => l.label)).toEqual(["Our story", "Instagram", "Work with us"]);
   });

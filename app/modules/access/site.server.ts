@@ -1,8 +1,9 @@
 /**
  * Site resolution, the first step for public callers (ADR 005) and, with the customers issue, of the customer
  * guard beside it: which workspace's site a request is for. Public pages name it in the path (`/{site}`); the customer API
- * names it with the `X-Atrium-Site` header or the `site` query parameter, never in the body. Verified
- * custom domains come first once the domains issue adds them.
+ * names it with the `X-Atrium-Site` header or the `site` query parameter, never in the body. A request that came
+ * in on a site's verified custom domain (server.ts set `siteHost`, ADR 025) is for that site, whatever a header
+ * or the query says: a page on one site's domain cannot post into another site.
  *
  * A site whose owner is suspended is refused here, not flagged for each caller to remember: the resolvers
  * throw the spec's 403 (`Forbidden` / `Insufficient permissions`), saying nothing more about the account
@@ -12,11 +13,12 @@
  * resolvers answer null for it, and the `$site` layout redirects it (`resolveSitePage`'s `movedTo`).
  */
 import type { Db } from "~db/client";
+import type { RequestScope } from "~/lib/context";
 import { forbidden } from "~/lib/errors";
 import { findWorkspaceBySlug, movedSiteSlug, type Workspace } from "~/modules/tenancy/workspaces.server";
 import { SLUG_PATTERN } from "~/modules/tenancy/slug";
 
-export type SiteSource = "path" | "header" | "query";
+export type SiteSource = "path" | "header" | "query" | "host";
 
 /** A site that may be served: its owner is active. */
 export interface ResolvedSite {
@@ -72,8 +74,16 @@ export async function resolveSitePage(
   return ownerActive ? { workspace, via: "path" } : { unavailable: true };
 }
 
-/** For /api/* routes: the header, then the query parameter; the spec's 403 while the site's owner is suspended. */
-export function resolveSiteOfApiRequest(db: Db, request: Request): Promise<ResolvedSite | null> {
+/**
+ * For /api/* routes: the custom domain the request came in on (`siteHost` of the request scope), else the
+ * header, then the query parameter; the spec's 403 while the site's owner is suspended.
+ */
+export function resolveSiteOfApiRequest(
+  db: Db,
+  request: Request,
+  siteHost?: RequestScope["siteHost"],
+): Promise<ResolvedSite | null> {
+  if (siteHost) return resolveSiteBySlug(db, siteHost.slug, "host");
   const header = request.headers.get(SITE_HEADER);
   if (header) return resolveSiteBySlug(db, header.trim(), "header");
   const query = new URL(request.url).searchParams.get("site");

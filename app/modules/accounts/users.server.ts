@@ -182,10 +182,13 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
  * invitation throttle counters, which are kept under a hash of the email or id rather than a foreign key.
  */
 export async function deleteAccount(
-  services: Pick<AppServices, "db" | "authThrottle" | "inviteThrottle">,
+  services: Pick<AppServices, "db" | "authThrottle" | "inviteThrottle"> & Partial<Pick<AppServices, "siteDomains">>,
   user: Pick<User, "id" | "email">,
 ) {
   await deleteUser(services.db, user.id);
+  // Its workspaces' custom domains stop serving here at once (the CLI has no registry: other nodes, and a
+  // server beside the CLI, drop them at their next reload, DOMAINS_REFRESH_MS).
+  services.siteDomains?.invalidate();
   await Promise.all([services.authThrottle.forget(user.email), services.inviteThrottle.forget(user.id, user.email)]);
 }
 

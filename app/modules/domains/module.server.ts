@@ -14,8 +14,11 @@ declare module "~/lib/context" {
 export const domainsModule = defineModule({
   name: "domains",
   services: (services) => {
-    const { db, env } = services;
-    const siteDomains = siteDomainRegistry(db);
+    const { db, env, logger } = services;
+    const siteDomains = siteDomainRegistry(db, {
+      refreshMs: env.DOMAINS_REFRESH_MS,
+      onError: (error) => logger.warn({ err: error }, "custom domains: reload failed; the previous list still serves"),
+    });
     const customDomains: DomainServices = {
       db,
       config: domainsConfig(env),

@@ -1,4 +1,5 @@
 /** The media library's JSON shapes, shared by the editor API routes (and documented there with zod). */
+import { slugBase } from "~/lib/link-base";
 import { z } from "zod";
 import { mediaSrc, mediaSrcSet, type MediaItem } from "./media.server";
 
@@ -27,8 +28,8 @@ export function mediaJson(siteSlug: string, item: MediaItem): z.output<typeof Me
     width: item.width,
     height: item.height,
     sha256: item.sha256,
-    url: mediaSrc(siteSlug, item),
-    srcset: mediaSrcSet(siteSlug, item) ?? null,
+    url: mediaSrc(slugBase(siteSlug), item),
+    srcset: mediaSrcSet(slugBase(siteSlug), item) ?? null,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };

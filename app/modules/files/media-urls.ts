@@ -1,8 +1,10 @@
 /**
  * A file's public addresses, as plain functions any module — components included — may import: the original
  * at `/{site}/media/{sha256}.{ext}` and resized WebP variants at `/{site}/media/{sha256}-{width}.webp`.
- * Addresses name the bytes, so they can be cached forever. (media.server.ts re-exports these.)
+ * Addresses name the bytes, so they can be cached forever. (media.server.ts re-exports these.) `base` is the
+ * site's link base (`LinkBase`): `/{slug}`, or "" on a page served on the site's own domain.
  */
+import type { LinkBase } from "~/lib/link-base";
 
 /** The widths of the WebP variants made for raster images; none wider than the original is made. */
 export const IMAGE_WIDTHS = [320, 640, 960, 1440] as const;
@@ -55,11 +57,11 @@ export function variantWidths(item: Pick<MediaItem, "contentType" | "width">): n
  * variant at least that wide, or the original when none is.
  */
 export function mediaSrc(
-  siteSlug: string,
+  siteBase: LinkBase,
   item: Pick<MediaItem, "sha256" | "contentType" | "width">,
   width?: number,
 ): string {
-  const base = `/${siteSlug}/media/${item.sha256}`;
+  const base = `${siteBase}/media/${item.sha256}`;
   if (width !== undefined) {
     const fit = variantWidths(item).find((w) => w >= width);
     if (fit !== undefined) return `${base}-${fit}.webp`;
@@ -69,12 +71,12 @@ export function mediaSrc(
 
 /** `srcset` for a raster image: every variant and the original, by width; undefined when there are none. */
 export function mediaSrcSet(
-  siteSlug: string,
+  siteBase: LinkBase,
   item: Pick<MediaItem, "sha256" | "contentType" | "width">,
 ): string | undefined {
   const widths = variantWidths(item);
   if (widths.length === 0 || item.width === null) return undefined;
-  const base = `/${siteSlug}/media/${item.sha256}`;
+  const base = `${siteBase}/media/${item.sha256}`;
   return [
     ...widths.map((w) => `${base}-${w}.webp ${w}w`),
     `${base}.${extensionOf(item.contentType)} ${item.width}w`,

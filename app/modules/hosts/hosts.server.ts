@@ -60,8 +60,9 @@ export function isLoopback(hostname: string): boolean {
 type HostsEnv = Pick<Env, "PUBLIC_URL" | "AUTH_URL" | "HOST">;
 
 /**
- * The names this deployment serves besides loopback, each with its origin. Issue 14 (custom domains) adds the
- * verified domains here, each as `https://{domain}`; today it is the configured list.
+ * The configured names this deployment serves besides loopback, each with its origin. `deploymentHosts` adds
+ * the verified custom domains to them (issue 14, ADR 025), each as `https://{domain}`: together, the one list
+ * of hosts this deployment answers for.
  */
 export function configuredHosts(env: HostsEnv): ServedHost[] {
   const hosts: ServedHost[] = [];
@@ -80,13 +81,28 @@ function listeningHostname(env: HostsEnv): string | null {
   return hostnameOf(env.HOST.includes(":") && !env.HOST.startsWith("[") ? `[${env.HOST}]` : env.HOST);
 }
 
-export function deploymentHosts(env: HostsEnv, served?: () => Promise<ServedHost[]> | ServedHost[]): DeploymentHosts {
+/**
+ * Whether `hostname` is a verified custom domain of one of the sites (the domains registry, a memory read). A
+ * function rather than the registry itself: the hosts module is built before the domains module.
+ */
+export type CustomDomainLookup = (hostname: string) => Promise<boolean>;
+
+export function deploymentHosts(
+  env: HostsEnv,
+  served?: () => Promise<ServedHost[]> | ServedHost[],
+  customDomain: CustomDomainLookup = async () => false,
+): DeploymentHosts {
   // Every request asks (server.ts refuses unserved hosts): the configured list is parsed once.
   const fixed = served ? undefined : configuredHosts(env);
   served ??= () => fixed!;
   const listening = listeningHostname(env);
   const local = (hostname: string) => isLoopback(hostname) || hostname === listening;
-  const lookup = async (hostname: string) => (await served()).find((h) => h.hostname === hostname);
+  const lookup = async (hostname: string): Promise<ServedHost | undefined> => {
+    const known = (await served()).find((h) => h.hostname === hostname);
+    if (known) return known;
+    // A site's own domain: TLS ends at the proxy in front, whose certificate it holds (README, Caddy).
+    return (await customDomain(hostname)) ? { hostname, origin: `https://${hostname}` } : undefined;
+  };
 
   return {
     async serves(host) {
@@ -113,6 +129,11 @@ export function deploymentHosts(env: HostsEnv, served?: () => Promise<ServedHost
  * goes through here.
  */
 export async function resolveOrigin(request: Request, context: AppLoadContext): Promise<ResolvedOrigin> {
+  // A request on a site's custom domain (ADR 025) still links to the deployment for what is the deployment's:
+  // the inbox link of a contact notification, a site's `/{slug}` address. Only the configured origin names it;
+  // without one (development) the request's own is all there is.
+  const configured = context.services.env.PUBLIC_URL;
+  if (context.request.siteHost && configured) return { origin: configured, fromRequest: false };
   const resolved = await context.services.hosts.originFor(new URL(request.url).origin);
   // server.ts refused such a request already; a route reached another way must not build a link from it either.
   if (resolved === null) throw new HttpError(421, "This server does not serve that host name");

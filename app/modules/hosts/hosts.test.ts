@@ -89,3 +89,25 @@ describe("deployment hosts with PUBLIC_URL", () => {
     ]);
   });
 });
+
+describe("deployment hosts with verified custom domains (issue 14)", () => {
+  const hosts = deploymentHosts(
+    parseEnv({ PUBLIC_URL: "https://atrium.example" }),
+    undefined,
+    async (hostname) => hostname === "shop.example.com",
+  );
+
+  it("serves a verified domain beside the configured origin, nothing else", async () => {
+    for (const host of ["shop.example.com", "SHOP.example.com:443", "atrium.example"])
+      expect(await hosts.serves(host), host).toBe(true);
+    for (const host of ["pending.example.com", "evil.example"]) expect(await hosts.serves(host), host).toBe(false);
+  });
+
+  it("links to https://{domain} on a request for it", async () => {
+    expect(await hosts.originFor("http://shop.example.com")).toEqual({
+      origin: "https://shop.example.com",
+      fromRequest: false,
+    });
+    expect(await hosts.originFor("http://pending.example.com")).toBeNull();
+  });
+});

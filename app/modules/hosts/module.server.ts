@@ -9,7 +9,14 @@ declare module "~/lib/context" {
 
 export const hostsModule = defineModule({
   name: "hosts",
-  services: ({ env }) => ({ hosts: deploymentHosts(env) }),
+  // `services.siteDomains` (the domains module, built after this one) is read per request, when it exists.
+  services: (services) => ({
+    hosts: deploymentHosts(
+      services.env,
+      undefined,
+      async (hostname) => (await services.siteDomains.siteOfHost(hostname)) !== null,
+    ),
+  }),
   start: ({ env, logger }) => {
     if (env.production && !env.PUBLIC_URL) {
       logger.warn(

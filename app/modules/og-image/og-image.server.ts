@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Db } from "~db/client";
+import { slugBase } from "~/lib/link-base";
 import { originalKey, type BlobStore } from "~/modules/files/storage.server";
 import { mediaSrc, type MediaItem } from "~/modules/files/media.server";
 import { brandingOf } from "~/modules/sites/branding.server";
@@ -161,8 +162,8 @@ export async function ogImageOf(
   const branding = await brand.get();
   const { logo } = await brand.images(branding);
   const title = ogTitle(rawTitle) || workspace.name;
-  const theme = themeHref(workspace.slug, branding);
-  const version = ogImageVersion(theme, logo ? mediaSrc(workspace.slug, logo, 320) : null, workspace.name);
+  const theme = themeHref(slugBase(workspace.slug), branding);
+  const version = ogImageVersion(theme, logo ? mediaSrc(slugBase(workspace.slug), logo, 320) : null, workspace.name);
   const key = createHash("sha256")
     .update(JSON.stringify([theme, logo?.id ?? null, logo?.sha256 ?? null, workspace.name, title]))
     .digest("base64url")

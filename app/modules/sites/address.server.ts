@@ -13,6 +13,7 @@
  * with "/" (`/about`, `/policies/privacy`, `/media/…`).
  */
 import type { AppLoadContext } from "@remix-run/node";
+import type { LinkBase } from "~/lib/link-base";
 import type { AppServices } from "~/lib/context";
 import type { ResolvedOrigin } from "~/modules/hosts/hosts.server";
 
@@ -20,7 +21,7 @@ export interface SiteAddress {
   /** No trailing slash: `https://shop.example.com`, `https://atrium.example`. */
   origin: string;
   /** "" on a custom domain, `/{slug}` on the deployment's host. */
-  base: string;
+  base: LinkBase;
   /** The origin is the request's own (development without PUBLIC_URL): an answer naming it is `no-store`. */
   fromRequest: boolean;
   /** The verified primary custom domain, when the site has one (whether or not the request used it). */
@@ -48,13 +49,13 @@ export async function siteAddressOf(
   if (!origin) return null;
   return {
     origin: origin.origin.replace(/\/$/, ""),
-    base: `/${workspace.slug}`,
+    base: `/${workspace.slug}` as const,
     fromRequest: origin.fromRequest,
     domain: null,
   };
 }
 
 /** The prefix of links on the page being answered: "" on the site's custom domain, else `/{slug}`. */
-export function linkBase(context: AppLoadContext, slug: string): string {
+export function linkBase(context: AppLoadContext, slug: string): LinkBase {
   return context.request.siteHost?.slug === slug ? "" : `/${slug}`;
 }

@@ -1,8 +1,10 @@
 /**
  * Builds the public layout's data (`SiteChrome`, app/site/chrome.ts) for one site: branding, images, profile
- * and structured data, in one call the `$site` loader makes per request (five small reads, run together).
+ * and structured data, in one call the `$site` loader makes per request (five small reads, run together). Links
+ * and files are under the request's link base; absolute addresses at the site's final address (ADR 025).
  */
 import type { Db } from "~db/client";
+import type { LinkBase } from "~/lib/link-base";
 import { mediaSrc, mediaSrcSet, type MediaItem } from "~/modules/files/media.server";
 import type { Workspace } from "~/modules/tenancy/workspaces.server";
 import type { ChromeImage, SiteChrome } from "~/site/chrome";
@@ -17,13 +19,15 @@ import {
   upcomingExceptions,
   weeklyHoursLines,
 } from "./profile.server";
+import { siteUrl } from "./address.server";
+import type { PublicAddress } from "./public-address.server";
 import { themeHref } from "./theme.server";
 
-function image(slug: string, item: MediaItem | null, width: number | undefined, alt: string): ChromeImage | null {
+function image(base: LinkBase, item: MediaItem | null, width: number | undefined, alt: string): ChromeImage | null {
   if (!item) return null;
   return {
-    src: mediaSrc(slug, item, width),
-    srcSet: width ? mediaSrcSet(slug, item) : undefined,
+    src: mediaSrc(base, item, width),
+    srcSet: width ? mediaSrcSet(base, item) : undefined,
     width: item.width,
     height: item.height,
     alt: item.alt || alt,
@@ -34,29 +38,34 @@ function image(slug: string, item: MediaItem | null, width: number | undefined, 
 export async function loadSiteChrome(
   db: Db,
   workspace: Pick<Workspace, "id" | "slug" | "name">,
-  origin: string,
+  address: PublicAddress,
 ): Promise<SiteChrome> {
+  const { base, origin, finalBase } = address;
   const brand = brandingOf(db, workspace.id);
   const [branding, profile, navigation, policies] = await Promise.all([
     brand.get(),
     profileOf(db, workspace.id).get(),
-    siteNavigation(db, workspace.id),
-    policyLinks(db, workspace.id, workspace.slug),
+    siteNavigation(db, workspace.id, base),
+    policyLinks(db, workspace.id, base),
   ]);
   const images = await brand.images(branding);
   const { slug, name } = workspace;
-  const url = `${origin}/${slug}`;
-  const logo = image(slug, images.logo, 320, `${name} logo`);
-  const socialImage = image(slug, images.socialImage, undefined, name);
-  const absolute = (src: string | undefined) => (src ? new URL(src, `${origin}/`).toString() : null);
+  // Absolute addresses (structured data, the sharing image) are at the site's final address on every host.
+  const url = siteUrl({ origin, base: finalBase });
+  const absolute = (item: MediaItem | null) => (item ? `${origin}${mediaSrc(finalBase, item)}` : null);
+  const logo = image(base, images.logo, 320, `${name} logo`);
+  const social = image(finalBase, images.socialImage, undefined, name);
+  const socialImage = social && { ...social, src: `${origin}${social.src}` };
   return {
     name,
     slug,
+    base,
     origin,
-    themeHref: themeHref(slug, branding),
+    finalBase,
+    themeHref: themeHref(base, branding),
     themeColor: branding.colors.brand,
     logo,
-    favicon: image(slug, images.favicon, undefined, ""),
+    favicon: image(base, images.favicon, undefined, ""),
     socialImage,
     profile: {
       tagline: profile.tagline,
@@ -77,8 +86,8 @@ export async function loadSiteChrome(
       localBusinessJsonLd(profile, {
         name,
         url,
-        logo: absolute(images.logo ? mediaSrc(slug, images.logo) : undefined),
-        image: absolute(socialImage?.src),
+        logo: absolute(images.logo),
+        image: socialImage?.src ?? null,
       }),
     ],
   };

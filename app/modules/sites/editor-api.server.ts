@@ -3,6 +3,7 @@
  * operator session (ADR 005's row for /api/editor/*), the same `pagesOf` the console uses, and the JSON a
  * page is answered with. Another workspace's page is a 404, as in the console.
  */
+import { slugBase } from "~/lib/link-base";
 import type { AppLoadContext } from "@remix-run/node";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import type { Role } from "~/modules/tenancy/roles";
@@ -26,5 +27,5 @@ export async function editorPages(request: Request, context: AppLoadContext, min
 
 /** A page as the API answers it: its state, its draft and published copies, and its public address. */
 export function pageJson(siteSlug: string, view: PageView) {
-  return { ...view, path: pagePath(siteSlug, view) };
+  return { ...view, path: pagePath(slugBase(siteSlug), view) };
 }

@@ -3,6 +3,7 @@
  * pages (shown only while that page is published, at its current address) or an address of its own.
  * `siteNavigation` is what the public layout reads, in one query.
  */
+import { atBase, type LinkBase } from "~/lib/link-base";
 import type { Db } from "~db/client";
 import { isoNow } from "~/lib/clock.server";
 import { invalid, notFound } from "~/lib/errors";
@@ -16,12 +17,33 @@ import {
   type NavLinkView,
   type SiteLink,
 } from "./navigation";
-import type { PageActor } from "./pages.server";
+import { pagePath, type PageActor } from "./pages.server";
 
 export { NAV_AREAS, NavLinkInput, type NavArea, type NavLinkView, type SiteLink } from "./navigation";
 
-/** The public layout's navigation: header and footer links, in order, hrefs site-relative (`/{site}/about`). */
-export async function siteNavigation(db: Db, workspaceId: string): Promise<{ header: SiteLink[]; footer: SiteLink[] }> {
+/**
+ * An address of the operator's own that points into the site itself (`/{slug}/menu`, typed before the site had
+ * a domain) under the page's link base, so it stays on the host the visitor uses (ADR 025). Anything else
+ * (another path, an absolute URL) is left as written.
+ */
+export function rebaseSiteHref(href: string, slug: string, base: LinkBase): string {
+  const prefix = `/${slug}`;
+  if (!href.startsWith(prefix)) return href;
+  const rest = href.slice(prefix.length);
+  // `/{slug}menu` is another path, not one of this site's.
+  if (rest !== "" && !/^[/?#]/.test(rest)) return href;
+  return rest.startsWith("/") ? atBase(base, rest) : `${atBase(base)}${rest}`;
+}
+
+/**
+ * The public layout's navigation: header and footer links, in order, hrefs under `base` (`/{site}/about`, or
+ * `/about` on the site's own domain).
+ */
+export async function siteNavigation(
+  db: Db,
+  workspaceId: string,
+  base: LinkBase,
+): Promise<{ header: SiteLink[]; footer: SiteLink[] }> {
   const rows = await db
     .selectFrom("site_nav_links")
     .innerJoin("workspaces", "workspaces.id", "site_nav_links.workspace_id")
@@ -46,10 +68,10 @@ export async function siteNavigation(db: Db, workspaceId: string): Promise<{ hea
     .execute();
   const result = { header: [] as SiteLink[], footer: [] as SiteLink[] };
   for (const row of rows) {
-    let href: string | null = row.url;
+    let href: string | null = row.url && rebaseSiteHref(row.url, row.site_slug, base);
     if (row.page_id) {
       if (!row.page_slug || !row.published_at) continue;
-      href = row.is_home === 1 ? `/${row.site_slug}` : `/${row.site_slug}/${row.page_slug}`;
+      href = pagePath(base, { slug: row.page_slug, isHome: row.is_home === 1 });
     }
     if (!href) continue;
     (row.area === "footer" ? result.footer : result.header).push({ label: row.label, href });

@@ -6,6 +6,7 @@
  *
  * The console's forms and the editor API call these same functions: one implementation.
  */
+import { atBase, slugBase, type LinkBase } from "~/lib/link-base";
 import type { Db } from "~db/client";
 import { isUniqueViolation } from "~db/client";
 import type { SitePagesTable } from "~db/schema";
@@ -615,10 +616,10 @@ export async function publishedPage(
   };
 }
 
-export function publicImage(siteSlug: string, item: MediaItem, width = 960): PublicImage {
+export function publicImage(base: LinkBase, item: MediaItem, width = 960): PublicImage {
   return {
-    src: mediaSrc(siteSlug, item, width),
-    srcSet: mediaSrcSet(siteSlug, item),
+    src: mediaSrc(base, item, width),
+    srcSet: mediaSrcSet(base, item),
     width: item.width,
     height: item.height,
     alt: item.alt,
@@ -629,16 +630,18 @@ export function publicImage(siteSlug: string, item: MediaItem, width = 960): Pub
 export async function imagesOf(
   db: Db,
   workspaceId: string,
-  siteSlug: string,
+  base: LinkBase,
   blocks: readonly RenderedBlock[],
 ): Promise<PublicImages> {
   const found = await mediaOf(db, workspaceId).byIds(imageIdsOf(blocks));
-  return Object.fromEntries([...found].map(([id, item]) => [id, publicImage(siteSlug, item)]));
+  return Object.fromEntries([...found].map(([id, item]) => [id, publicImage(base, item)]));
 }
 
-/** The site-relative address of a page: the home page is the site itself. */
-export const pagePath = (siteSlug: string, page: { slug: string; isHome: boolean }) =>
-  page.isHome ? `/${siteSlug}` : `/${siteSlug}/${page.slug}`;
+/** A page's path within its site (`SiteAddress`'s `sitePath`): "" for the home page, else `/{page}`. */
+export const pageSitePath = (page: { slug: string; isHome: boolean }) => (page.isHome ? "" : `/${page.slug}`);
+
+/** The address of a page under `base` (`/{slug}`, or "" on the site's domain): the home page is the site itself. */
+export const pagePath = (base: LinkBase, page: { slug: string; isHome: boolean }) => atBase(base, pageSitePath(page));
 
 /** An image the editor offers in its pickers. */
 export interface MediaChoice {
@@ -654,6 +657,7 @@ export const MAX_MEDIA_CHOICES = 200;
  * a picker shows the newest 200).
  */
 export async function mediaChoices(db: Db, workspaceId: string, siteSlug: string): Promise<MediaChoice[]> {
+  const base = slugBase(siteSlug);
   const rows = await db
     .selectFrom("files")
     .selectAll()
@@ -665,7 +669,7 @@ export async function mediaChoices(db: Db, workspaceId: string, siteSlug: string
     .execute();
   return rows.map((row) => {
     const item = toMediaItem(row);
-    return { id: item.id, label: item.alt || item.filename, thumb: mediaSrc(siteSlug, item, 320) };
+    return { id: item.id, label: item.alt || item.filename, thumb: mediaSrc(base, item, 320) };
   });
 }
 

@@ -4,6 +4,7 @@
  * rendered and sanitised when a policy is saved (renderMarkdown), never per request. Built for one workspace
  * (DESIGN rule 2); each save records its audit event in its own transaction.
  */
+import type { LinkBase } from "~/lib/link-base";
 import { z } from "zod";
 import { isUniqueViolation, type Db } from "~db/client";
 import { isoNow } from "~/lib/clock.server";
@@ -194,15 +195,15 @@ export function policiesOf(db: Db, workspaceId: string) {
   };
 }
 
-/** The footer's policy links: the published policies of the site, each at `/{site}/policies/{kind}`. */
+/** The footer's policy links: the published policies of the site, each at `{base}/policies/{kind}`. */
 export async function policyLinks(
   db: Db,
   workspaceId: string,
-  siteSlug: string,
+  base: LinkBase,
 ): Promise<{ label: string; href: string }[]> {
   return (await policiesOf(db, workspaceId).published()).map((p) => ({
     label: p.title,
-    href: policyPath(siteSlug, p.kind),
+    href: policyPath(base, p.kind),
   }));
 }
 

@@ -2,6 +2,7 @@
  * The four policies a site can publish, in the order the console and the footer list them. Plain data (no
  * server imports): the console's forms and the public pages both read it.
  */
+import type { LinkBase } from "~/lib/link-base";
 import type { PolicyKind } from "~db/schema/sites-policies";
 
 export type { PolicyKind };
@@ -21,4 +22,5 @@ export const POLICY_LABELS: Record<PolicyKind, { title: string; about: string }>
 export const isPolicyKind = (value: string | undefined): value is PolicyKind =>
   (POLICY_KINDS as readonly string[]).includes(value ?? "");
 
-export const policyPath = (siteSlug: string, kind: PolicyKind) => `/${siteSlug}/policies/${kind}`;
+/** A policy's address under a site's link base (`/{slug}`, or "" on its own domain). */
+export const policyPath = (base: LinkBase, kind: PolicyKind) => `${base}/policies/${kind}`;

@@ -1,22 +1,31 @@
 /**
  * What the public page routes (`/{site}` and `/{site}/{page}`) load, in one place: the site (ADR 005's site
- * resolution), the published page, its images, and the absolute origin for the page's head. Three small
- * queries: the site, the page row (its content rendered at save time), the images it shows.
+ * resolution), the published page, its images, and the site's final address for the page's head. Three small
+ * queries: the site, the page row (its content rendered at save time), the images it shows. Links and images
+ * are under the request's link base, so a visitor on the site's own domain stays there (ADR 025).
  */
 import { data, type AppLoadContext } from "@remix-run/node";
+import { atBase, type LinkBase } from "~/lib/link-base";
 import { cacheControlFor, resolveOrigin } from "~/modules/hosts/hosts.server";
 import { resolveSiteBySlug, resolveSitePage } from "~/modules/access/site.server";
 import { headSeoOf, redirectFor, redirectLocation, type HeadSeo } from "~/modules/discovery/public.server";
 import { discoverySettingsOf } from "~/modules/discovery/settings.server";
-import { linkBase, siteAddressOf } from "./address.server";
+import { linkBase } from "./address.server";
 import type { PageContent, PublicImage, PublicImages } from "./blocks";
-import { imagesOf, pagePath, publishedPage } from "./pages.server";
+import { imagesOf, pageSitePath, publishedPage } from "./pages.server";
+import { publicAddressOf } from "./public-address.server";
 
 export interface PublicPageData {
   siteName: string;
   siteSlug: string;
+  /** The request's link base: `/{slug}`, or "" on the site's own domain. */
+  base: LinkBase;
+  /** The site's final origin (its primary domain's, else the deployment's), for the head's absolute URLs. */
   origin: string;
+  /** The page's path at that origin: the final base and the page's site path (`/harbor/about`, or `/about`). */
   path: string;
+  /** The home page's absolute URL at the final address (structured data's `isPartOf`). */
+  homeUrl: string;
   page: { title: string; description: string; content: PageContent; publishedAt: string } | null;
   images: PublicImages;
   /** The page's first image, for Open Graph. */
@@ -78,7 +87,7 @@ export async function loadPublicPage(
   const { workspace } = site;
   const [found, resolved] = await Promise.all([
     publishedPage(db, workspace.id, pageSlug === null ? { home: true } : { slug: pageSlug }),
-    resolveOrigin(request, context),
+    publicAddressOf(request, context, workspace),
   ]);
   // An unpublished or unknown page, or the home page asked for by its slug (it lives at `/{site}`).
   if (pageSlug !== null && (!found || found.isHome)) {
@@ -88,7 +97,7 @@ export async function loadPublicPage(
       throw new Response(null, {
         status: 301,
         headers: {
-          Location: `/${workspace.slug}${new URL(request.url).search}`,
+          Location: `${atBase(resolved.base)}${new URL(request.url).search}`,
           "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
         },
       });
@@ -98,7 +107,7 @@ export async function loadPublicPage(
       throw new Response(null, {
         status: moved.status,
         headers: {
-          Location: redirectLocation(moved.target, linkBase(context, workspace.slug), new URL(request.url).search),
+          Location: redirectLocation(moved.target, resolved.base, new URL(request.url).search),
           "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
         },
       });
@@ -106,25 +115,30 @@ export async function loadPublicPage(
     throw notFound();
   }
   // Discovery's part of the head: the page's search settings and translations, at the site's final address.
-  const [address, discovery] = await Promise.all([
-    siteAddressOf(context.services, workspace, resolved),
-    discoverySettingsOf(db, workspace.id),
-  ]);
-  const seo =
-    address && found
-      ? await headSeoOf(db, workspace.id, found.id, address, discovery)
-      : discovery.noindex
-        ? { title: null, description: null, canonical: null, noindex: true, locale: null, alternates: [] }
-        : null;
-  const images = found ? await imagesOf(db, workspace.id, workspace.slug, found.content.blocks) : {};
+  const discovery = await discoverySettingsOf(db, workspace.id);
+  const address = {
+    origin: resolved.origin,
+    base: resolved.finalBase,
+    fromRequest: resolved.fromRequest,
+    domain: null,
+  };
+  const seo = found
+    ? await headSeoOf(db, workspace.id, found.id, address, discovery)
+    : discovery.noindex
+      ? { title: null, description: null, canonical: null, noindex: true, locale: null, alternates: [] }
+      : null;
+  const images = found ? await imagesOf(db, workspace.id, resolved.base, found.content.blocks) : {};
   const firstImageId = found?.content.blocks.flatMap((b) =>
     b.type === "hero" || b.type === "image" ? (b.imageId ? [b.imageId] : []) : b.type === "gallery" ? b.imageIds : [],
   )[0];
+  const shareImage = (firstImageId && images[firstImageId]) || null;
   const body: PublicPageData = {
     siteName: workspace.name,
     siteSlug: workspace.slug,
+    base: resolved.base,
     origin: resolved.origin,
-    path: found ? pagePath(workspace.slug, found) : `/${workspace.slug}`,
+    path: atBase(resolved.finalBase, found ? pageSitePath(found) : ""),
+    homeUrl: `${resolved.origin}${atBase(resolved.finalBase)}`,
     page: found
       ? {
           title: found.content.title,
@@ -134,7 +148,10 @@ export async function loadPublicPage(
         }
       : null,
     images,
-    shareImage: (firstImageId && images[firstImageId]) || null,
+    // At the final address, absolute: it is only used in Open Graph tags.
+    shareImage: shareImage
+      ? { ...shareImage, src: `${resolved.origin}${resolved.finalBase}${shareImage.src.slice(resolved.base.length)}` }
+      : null,
     seo,
   };
   return data(body, {

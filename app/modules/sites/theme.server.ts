@@ -7,6 +7,7 @@
  * stylesheet of the branding it was rendered with, so that address can be cached forever, and a save gives
  * every page a new address at its next request.
  */
+import type { LinkBase } from "~/lib/link-base";
 import { createHash } from "node:crypto";
 import type { Branding } from "./branding.server";
 import { paletteOf } from "./branding.server";
@@ -44,8 +45,8 @@ export function themeHash(css: string): string {
   return createHash("sha256").update(css).digest("base64url").slice(0, 16);
 }
 
-export function themeHref(siteSlug: string, branding: Branding): string {
-  return `/${siteSlug}/theme.css?v=${themeHash(themeCss(branding))}`;
+export function themeHref(base: LinkBase, branding: Branding): string {
+  return `${base}/theme.css?v=${themeHash(themeCss(branding))}`;
 }
 
 /**

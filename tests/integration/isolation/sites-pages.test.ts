@@ -110,8 +110,8 @@ describe("the public reads", () => {
   });
 
   it("give each workspace its own navigation", async () => {
-    expect(await siteNavigation(f.db, f.a.workspace.id)).toEqual({ header: [], footer: [] });
-    expect(await siteNavigation(f.db, f.b.workspace.id)).toEqual({
+    expect(await siteNavigation(f.db, f.a.workspace.id, `/${f.a.workspace.slug}`)).toEqual({ header: [], footer: [] });
+    expect(await siteNavigation(f.db, f.b.workspace.id, `/${f.b.workspace.slug}`)).toEqual({
       header: [{ label: "Home", href: `/${f.b.workspace.slug}` }],
       footer: [],
     });
