@@ -62,6 +62,19 @@ const TARGETS = [
       /theme\.css\?v=/,
     ],
   },
+  // Issue 14's sitemap target: /{site}/sitemap.xml of a site with 1,000 published pages (inserted before the
+  // load, as the page editor would have published them): one read of the pages and their search settings, and
+  // the XML written for each. Before the custom-domain target, which moves the site to its domain.
+  {
+    name: "sitemap.xml of a 1,000-page site",
+    path: "/harbor-bakery/sitemap.xml",
+    like: "page",
+    headers: async (server) => {
+      benchPages(server, 1000);
+      return {};
+    },
+    expect: [/<urlset /, /bench-page-999<\/loc>/, /<lastmod>/],
+  },
   // Issue 14's target: the same page served at the root of the site's verified custom domain (a `Host` header;
   // the row is inserted before the load): host routing (one registry read, the path rewrite) and the page's
   // links under the domain's link base. The preflight checks it is that page, on the domain.
@@ -192,6 +205,27 @@ function signer(secret) {
       },
     };
   };
+}
+
+/** `count` published pages more in the demo site, in one transaction, for the sitemap target. */
+function benchPages({ databaseUrl }, count) {
+  const db = new Database(databaseUrl.replace(/^file:/, ""));
+  try {
+    const { id } = db.prepare("select id from workspaces where slug = ?").get("harbor-bakery");
+    const now = new Date().toISOString();
+    const insert = db.prepare(
+      `insert into site_pages (id, workspace_id, slug, is_home, draft, published, published_at, has_changes,
+         created_at, updated_at) values (?, ?, ?, 0, ?, ?, ?, 0, ?, ?)`,
+    );
+    db.transaction(() => {
+      for (let n = 0; n < count; n += 1) {
+        const content = JSON.stringify({ title: `Bench page ${n}`, description: "", blocks: [] });
+        insert.run(randomUUID(), id, `bench-page-${n}`, content, content, now, now, now);
+      }
+    })();
+  } finally {
+    db.close();
+  }
 }
 
 const BENCH_DOMAIN = "harbor.bench.test";

@@ -48,6 +48,8 @@ export function browserSuite(
     /** false: the pages as a browser without JavaScript sees them — every console page must work so. */
     javaScriptEnabled?: boolean;
     env?: Record<string, string>;
+    /** More Chromium switches (e.g. `--host-resolver-rules` for a custom domain). */
+    args?: string[];
   } = {},
 ) {
   const suite = {} as { server: TestServer; context: BrowserContext; close(): Promise<void> };
@@ -57,6 +59,7 @@ export function browserSuite(
     const browser = await openBrowser({
       bypassCSP: options.bypassCSP,
       javaScriptEnabled: options.javaScriptEnabled,
+      args: options.args,
     });
     suite.context = browser.context;
     suite.close = browser.close;
