@@ -68,8 +68,25 @@ beforeAll(async () => {
   }
 });
 
-/** A request that does not follow redirects, from the browser's own network stack (its host rules apply). */
+/** A request to the deployment's host that does not follow redirects. */
 const peek = (url: string) => page.request.get(url, { maxRedirects: 0 });
+
+/**
+ * A file on the site's domain, fetched by the page itself (same origin): only Chromium's own network stack
+ * knows the domain (`--host-resolver-rules`), not the test's request context. The PNG header's size fields
+ * come back as numbers.
+ */
+function fetchOnDomain(from: Page, path: string) {
+  return from.evaluate(async (url) => {
+    const response = await fetch(url);
+    const type = response.headers.get("content-type") ?? "";
+    if (type.startsWith("image/")) {
+      const view = new DataView(await response.arrayBuffer());
+      return { status: response.status, type, text: "", size: [view.getUint32(16), view.getUint32(20)] };
+    }
+    return { status: response.status, type, text: await response.text(), size: [] as number[] };
+  }, path);
+}
 
 describe("launching a site: discovery, a custom domain, a password", () => {
   it("sets a search title, a redirect and llms.txt in Discovery", async () => {
@@ -135,20 +152,18 @@ describe("launching a site: discovery, a custom domain, a password", () => {
     await page.goto(`${onDomain}/our-story`);
     expect(page.url()).toBe(`${onDomain}/about`);
 
-    const sitemap = await (await page.request.get(`${onDomain}/sitemap.xml`)).text();
+    const sitemap = (await fetchOnDomain(page, "/sitemap.xml")).text;
     expect(sitemap).toContain(`<loc>https://${DOMAIN}/about</loc>`);
     expect(sitemap).not.toContain(`/${SLUG}`);
-    const robots = await (await page.request.get(`${onDomain}/robots.txt`)).text();
+    const robots = (await fetchOnDomain(page, "/robots.txt")).text;
     expect(robots).toContain(`Sitemap: https://${DOMAIN}/sitemap.xml`);
-    const llms = await (await page.request.get(`${onDomain}/llms.txt`)).text();
+    const llms = (await fetchOnDomain(page, "/llms.txt")).text;
     expect(llms).toContain("> A bakery by the harbour: sourdough, pastries and coffee.");
     expect(llms).toContain(`(https://${DOMAIN}/about)`);
 
     // The share image the page names, fetched on the domain: a 1200×630 PNG.
-    const image = await page.request.get(`${onDomain}${new URL(ogImage!).pathname}${new URL(ogImage!).search}`);
-    expect(image.headers()["content-type"]).toBe("image/png");
-    const bytes = await image.body();
-    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1200, 630]);
+    const image = await fetchOnDomain(page, `${new URL(ogImage!).pathname}${new URL(ogImage!).search}`);
+    expect(image).toMatchObject({ status: 200, type: "image/png", size: [1200, 630] });
 
     // The deployment's own address of the site now answers 301 to the domain, query and all.
     const moved = await peek(`${suite.server.url}/${SLUG}/about?utm_source=flyer`);
@@ -170,7 +185,7 @@ describe("launching a site: discovery, a custom domain, a password", () => {
     await guest.getByRole("heading", { name: "This site is private" }).waitFor();
     expect(new URL(guest.url()).pathname).toBe("/unlock");
     // Technical files stay open, and robots.txt now closes the whole site to crawlers.
-    expect(await (await guest.request.get(`${onDomain}/robots.txt`)).text()).toMatch(/Disallow: \/\s*$/m);
+    expect((await fetchOnDomain(guest, "/robots.txt")).text).toMatch(/Disallow: \/\s*$/m);
 
     await guest.getByLabel("Password").fill("not the password");
     await guest.getByRole("button", { name: "Continue" }).click();
