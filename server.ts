@@ -126,13 +126,11 @@ function hostRouting(runtime: AppRuntime, refuse: Refuse) {
  */
 function httpsInProduction(http: AppRuntime["http"], refuse: Refuse) {
   const publicHttps = http.baseUrl?.startsWith("https:") ?? false;
-  const ownHosts = new Set(http.configuredHostnames);
   return (req: Request, res: Response, next: NextFunction) => {
     if (!http.production) return next();
     const scheme = req.get("x-forwarded-proto") === undefined ? undefined : req.protocol.toLowerCase();
     if (scheme === "https" || (scheme === undefined && publicHttps)) {
-      const own = ownHosts.has(req.hostname.toLowerCase().replace(/\.$/, ""));
-      res.setHeader("Strict-Transport-Security", own ? HSTS : HSTS_THIS_HOST);
+      res.setHeader("Strict-Transport-Security", http.hstsIncludesSubdomains(req.hostname) ? HSTS : HSTS_THIS_HOST);
     }
     if (scheme !== "http" || HOST_INDEPENDENT_PATHS.has(req.path)) return next();
     const target = `https://${req.hostname}${req.originalUrl}`;

@@ -90,10 +90,10 @@ export interface AppRuntime {
     /** The configured public origin (PUBLIC_URL); when it is https, so is this deployment in production. */
     baseUrl: string | undefined;
     /**
-     * The deployment's own configured host names (PUBLIC_URL's, AUTH_URL's): HSTS covers their subdomains,
-     * never a customer's domain (whose other subdomains are the customer's, ADR 025).
+     * Whether HSTS on this host name covers its subdomains: the deployment's own names (PUBLIC_URL's,
+     * AUTH_URL's, loopback), never a customer's domain, whose other subdomains are the customer's (ADR 025).
      */
-    configuredHostnames: readonly string[];
+    hstsIncludesSubdomains(hostname: string): boolean;
   };
   /** Whether this deployment answers for a host name (app/modules/hosts); server.ts refuses others with 421. */
   servesHost(host: string): Promise<boolean>;
