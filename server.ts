@@ -63,7 +63,13 @@ function malformed(req: Request): { status: number; message: string } | undefine
 
 /** Paths that answer whatever the host and scheme: load balancers probe them by IP address, over plain http. */
 const HOST_INDEPENDENT_PATHS = new Set(["/api/health", "/api/health/live"]);
+/** HSTS on the deployment's own hosts, whose subdomains are the deployment's too. */
 const HSTS = "max-age=31536000; includeSubDomains";
+/**
+ * HSTS on any other host, a customer's domain above all: its other subdomains are the customer's (an
+ * `http://intranet.example.com` of theirs must keep working), so this one name only (ADR 025).
+ */
+const HSTS_THIS_HOST = "max-age=31536000";
 
 type Refuse = (req: Request, res: Response, status: number, message: string) => void;
 
@@ -89,14 +95,16 @@ function servedHostsOnly(runtime: AppRuntime, refuse: Refuse) {
  * domain the path is rewritten to `/{slug}{path}` before anything else routes it (public files included: the
  * site's `/robots.txt` is not the deployment's), and the site is named in the request scope; a path that
  * already carries the slug, or `/{slug}/*` on the deployment's host when the site moved to its domain, answers
- * 301 (308 for other methods, which keeps the body). Each costs a memory read. The 301 has a lifetime: the
+ * 301 (308 for other methods, which keeps the body), as does an alias domain (to the primary); a path that
+ * would escape the site once rewritten (dot segments, encoded slashes) answers 400. Each costs a memory read. The 301 has a lifetime: the
  * switch can be turned off, and a browser keeps a 301 without one for ever.
  */
-function hostRouting(runtime: AppRuntime) {
+function hostRouting(runtime: AppRuntime, refuse: Refuse) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (HOST_INDEPENDENT_PATHS.has(req.path)) return next();
     // `req.hostname`: `Host`, or `X-Forwarded-Host` from a trusted proxy, as servedHostsOnly read it.
     runtime.routeHost(req.hostname, req.url).then((route) => {
+      if (route.refused) return refuse(req, res, 400, route.refused);
       if (route.redirect !== null) {
         res.setHeader("Cache-Control", "public, max-age=3600");
         return res.redirect(req.method === "GET" || req.method === "HEAD" ? 301 : 308, route.redirect);
@@ -109,19 +117,21 @@ function hostRouting(runtime: AppRuntime) {
 }
 
 /**
- * HTTPS in practice (issue 12, item 13). Node speaks plain http here; TLS ends at a proxy, and only a proxy
+ * HTTPS in practice (issue 12, item 13; issue 14 for customers' domains). Node speaks plain http here; TLS ends at a proxy, and only a proxy
  * TRUST_PROXY names can tell us the scheme (X-Forwarded-Proto; untrusted ones were dropped on arrival). In
  * production, what it received over http is redirected to https with 308 (GET and HEAD) or refused with 403
  * (any other method: its body and credentials already crossed the network in clear, and following a redirect
  * would resend them and teach the client that http works). HSTS only on https answers, or, when no trusted
- * proxy says, when the configured public origin is https. Health probes are exempt (load balancers use http).
+ * proxy says, when the configured public origin is https; `includeSubDomains` only on the configured hosts. Health probes are exempt (load balancers use http).
  */
 function httpsInProduction(http: AppRuntime["http"], refuse: Refuse) {
   const publicHttps = http.baseUrl?.startsWith("https:") ?? false;
   return (req: Request, res: Response, next: NextFunction) => {
     if (!http.production) return next();
     const scheme = req.get("x-forwarded-proto") === undefined ? undefined : req.protocol.toLowerCase();
-    if (scheme === "https" || (scheme === undefined && publicHttps)) res.setHeader("Strict-Transport-Security", HSTS);
+    if (scheme === "https" || (scheme === undefined && publicHttps)) {
+      res.setHeader("Strict-Transport-Security", http.hstsIncludesSubdomains(req.hostname) ? HSTS : HSTS_THIS_HOST);
+    }
     if (scheme !== "http" || HOST_INDEPENDENT_PATHS.has(req.path)) return next();
     const target = `https://${req.hostname}${req.originalUrl}`;
     if (req.method === "GET" || req.method === "HEAD") return res.redirect(308, target);
@@ -390,7 +400,7 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   });
   app.use(servedHostsOnly(runtime, refuse));
   app.use(httpsInProduction(http, refuse));
-  app.use(hostRouting(runtime));
+  app.use(hostRouting(runtime, refuse));
   app.use("/api", (_req, res, next) => {
     res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
     next();

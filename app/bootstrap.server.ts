@@ -18,6 +18,7 @@ import { writeHealth } from "~/lib/write-health.server";
 import { errorBody } from "~/lib/http.server";
 import { createProcessLogger, type ProcessLogger } from "~/lib/logger.server";
 import { uploadBodyLimit } from "~/modules/files/upload.server";
+import { configuredHosts, hostnameOf, isLoopback } from "~/modules/hosts/hosts.server";
 import { routeHost } from "~/modules/hosts/routing.server";
 import { MODULES } from "~/modules/manifest.server";
 import { version } from "../package.json";
@@ -93,6 +94,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
       throw error;
     }
 
+    const ownHostnames = new Set(configuredHosts(env).map((host) => host.hostname));
     return {
       services,
       http: {
@@ -104,9 +106,10 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
         maxBodyBytes: env.MAX_BODY_BYTES,
         uploadBodyLimit: (path) => uploadBodyLimit(path, env),
         baseUrl: env.PUBLIC_URL,
+        hstsIncludesSubdomains: (hostname) => isLoopback(hostname) || ownHostnames.has(hostnameOf(hostname) ?? ""),
       },
       servesHost: (host) => services.hosts.serves(host),
-      routeHost: (host, url) => routeHost(services.siteDomains, host, url),
+      routeHost: (host, url) => routeHost(services.siteDomains, host, url, { dev: options.devServer ?? false }),
       errorBody,
       announce: (url, details = {}) => {
         const banner = startBanner({

@@ -89,17 +89,28 @@ export interface AppRuntime {
     uploadBodyLimit(path: string): number | undefined;
     /** The configured public origin (PUBLIC_URL); when it is https, so is this deployment in production. */
     baseUrl: string | undefined;
+    /**
+     * Whether HSTS on this host name covers its subdomains: the deployment's own names (PUBLIC_URL's,
+     * AUTH_URL's, loopback), never a customer's domain, whose other subdomains are the customer's (ADR 025).
+     */
+    hstsIncludesSubdomains(hostname: string): boolean;
   };
   /** Whether this deployment answers for a host name (app/modules/hosts); server.ts refuses others with 421. */
   servesHost(host: string): Promise<boolean>;
   /**
    * How a request's host and path route before Remix (issue 14, ADR 025; app/modules/hosts/routing.server.ts):
-   * the site a verified custom domain serves and the rewritten `/{slug}{path}`, or a 301's target.
+   * the site a verified custom domain serves and the rewritten `/{slug}{path}`, or a 301's target, or why the
+   * path is refused (400).
    */
   routeHost(
     host: string,
     url: string,
-  ): Promise<{ site: NonNullable<RequestScope["siteHost"]> | null; url: string; redirect: string | null }>;
+  ): Promise<{
+    site: NonNullable<RequestScope["siteHost"]> | null;
+    url: string;
+    redirect: string | null;
+    refused?: string;
+  }>;
   /** The error contract's body, for errors server.ts answers before Remix runs (oversized bodies). */
   errorBody(statusCode: number, message: string): { error: string; message: string; statusCode: number };
   /**

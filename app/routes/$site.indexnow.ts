@@ -3,25 +3,16 @@
 // off. Submissions name this address as their `keyLocation`, so it works under the site's base path too.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
-import { resolveSitePage } from "~/modules/access/site.server";
+import { publicSiteOf } from "~/modules/discovery/technical.server";
 import { indexNowOf } from "~/modules/discovery/indexnow.server";
 
 const text = (body: string, status: number, cache = "no-store") =>
   new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": cache } });
 
-export const loader = page("public", async ({ params, context }: LoaderFunctionArgs) => {
-  context.request.log.callerType = "public";
-  const site = await resolveSitePage(context.services.db, params.site);
+export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   // A former address has no key file: the key names the site's current address.
-  if (!site || "movedTo" in site) {
-    context.request.log.failure = "missing-data";
-    return text("Not found", 404);
-  }
-  if ("unavailable" in site) {
-    context.request.log.failure = "authorization";
-    return text("This site is unavailable", 503);
-  }
-  const settings = await indexNowOf(context.services.db, site.workspace.id).settings();
+  const workspace = await publicSiteOf(request, context, params.site, { formerAddress: "not-found" });
+  const settings = await indexNowOf(context.services.db, workspace.id).settings();
   if (!settings.enabled || !settings.key) {
     context.request.log.failure = "missing-data";
     return text("Not found", 404);

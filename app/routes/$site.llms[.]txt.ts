@@ -6,7 +6,7 @@ import { llmsTxt } from "~/modules/discovery/public.server";
 import { notFoundText, technicalSite } from "~/modules/discovery/technical.server";
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
-  const site = await technicalSite(request, context, params.site, "llms.txt");
+  const site = await technicalSite(request, context, params.site);
   if (!site.settings.llms.enabled || site.visibility === "protected")
     return notFoundText("This site publishes no llms.txt", context);
   const body = await llmsTxt(context.services.db, site.workspace, site.address, site.settings.llms.summary);

@@ -3,32 +3,13 @@
 // a year; without `v`, or with an outdated one, for five minutes. A long title is cut, never refused.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
-import { resolveSitePage } from "~/modules/access/site.server";
+import { publicSiteOf } from "~/modules/discovery/technical.server";
 import { OgImageBusy, ogImageOf } from "~/modules/og-image/og-image.server";
 
-const text = (body: string, status: number) =>
-  new Response(body, {
-    status,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-  });
-
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
-  context.request.log.callerType = "public";
-  const site = await resolveSitePage(context.services.db, params.site);
-  if (!site) {
-    context.request.log.failure = "missing-data";
-    return text("Not found", 404);
-  }
-  if ("movedTo" in site) {
-    const url = new URL(request.url);
-    return new Response(null, { status: 301, headers: { Location: `/${site.movedTo}/og-image${url.search}` } });
-  }
-  if ("unavailable" in site) {
-    context.request.log.failure = "authorization";
-    return text("This site is unavailable", 503);
-  }
+  const workspace = await publicSiteOf(request, context, params.site);
   const query = new URL(request.url).searchParams;
-  const image = await ogImageOf(context.services, site.workspace, query.get("title"));
+  const image = await ogImageOf(context.services, workspace, query.get("title"));
   const headers = {
     "Content-Type": "image/png",
     "Cache-Control": query.get("v") === image.version ? "public, max-age=31536000, immutable" : "public, max-age=300",

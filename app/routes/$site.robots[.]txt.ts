@@ -7,7 +7,7 @@ import { robotsTxt } from "~/modules/discovery/public.server";
 import { technicalSite } from "~/modules/discovery/technical.server";
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
-  const site = await technicalSite(request, context, params.site, "robots.txt");
+  const site = await technicalSite(request, context, params.site);
   const closed = site.settings.noindex || site.visibility === "protected";
   return new Response(robotsTxt(site.address, closed), {
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": site.cacheControl },

@@ -7,7 +7,7 @@ import { SITEMAP_MAX_URLS, sitemapEntries, sitemapIndexXml, sitemapXml } from "~
 import { notFoundText, technicalSite } from "~/modules/discovery/technical.server";
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
-  const site = await technicalSite(request, context, params.site, "sitemap.xml");
+  const site = await technicalSite(request, context, params.site);
   const closed = site.settings.noindex || site.visibility === "protected";
   const entries = closed ? [] : await sitemapEntries(context.services.db, site.workspace.id, site.address);
   const asked = new URL(request.url).searchParams.get("page");

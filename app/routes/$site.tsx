@@ -1,9 +1,7 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { resolveSitePage } from "~/modules/access/site.server";
-import { atBase } from "~/lib/link-base";
-import { linkBase } from "~/modules/sites/address.server";
+import { movedSite } from "~/modules/hosts/moved-site.server";
 import { loadSiteChrome } from "~/modules/sites/chrome.server";
 import { lockedChrome, siteGate } from "~/modules/site-access/gate.server";
 import { publicAddressOf } from "~/modules/sites/public-address.server";
@@ -81,31 +79,6 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location, err
     ...chromeMeta(matches),
   ];
 };
-
-/**
- * A site's former address (ADR 019): the same path and query under the current address, 301 for its 90 days.
- * Cached for an hour only, as the address may be changed back.
- *
- * On the site's own domain (ADR 025) the former slug can only come from this node's list of domains being
- * older than the change (another node renamed it): the list is reloaded and the visitor sent to the same
- * address again (307, not kept), which the fresh list then rewrites to the current slug.
- */
-function movedSite(request: Request, context: LoaderFunctionArgs["context"], movedTo: string): Response {
-  const url = new URL(request.url);
-  const rest = url.pathname.split("/").slice(2).join("/");
-  const sitePath = `${rest ? `/${rest}` : ""}${url.search}`;
-  if (context.request.siteHost) {
-    context.services.siteDomains.invalidate();
-    return redirect(sitePath.startsWith("/") ? sitePath : `/${sitePath}`, {
-      status: 307,
-      headers: { "Cache-Control": "no-store" },
-    });
-  }
-  return redirect(`${atBase(linkBase(context, movedTo))}${sitePath}`, {
-    status: 301,
-    headers: { "Cache-Control": "public, max-age=3600" },
-  });
-}
 
 // Revalidated on every visit until the tagged page cache (DESIGN rule 7) lands with the sites issue. An error
 // answer keeps the Cache-Control it was thrown with.

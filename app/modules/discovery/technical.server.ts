@@ -1,42 +1,56 @@
 /**
  * What the technical routes (`/{site}/robots.txt`, `/{site}/sitemap.xml`, `/{site}/llms.txt`) share: the site
- * as the `$site` layout resolves it (unknown: 404; its owner suspended: 503, never cached; a former address: 301
- * to the same file at the current one), its final address, its settings and visibility, and the Cache-Control
+ * as the `$site` layout resolves it (`publicSiteOf`), its final address, its settings and visibility, and the Cache-Control
  * of a public page (revalidated at each use; `no-store` when the answer names an origin taken from the request).
  */
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import type { AppLoadContext } from "@remix-run/node";
 import { resolveSitePage } from "~/modules/access/site.server";
 import { resolveOrigin } from "~/modules/hosts/hosts.server";
+import { movedSite } from "~/modules/hosts/moved-site.server";
+import type { Workspace } from "~/modules/tenancy/workspaces.server";
 import { siteVisibilityOf } from "~/modules/site-access/visibility.server";
 import { siteAddressOf } from "~/modules/sites/address.server";
 import { discoverySettingsOf } from "./settings.server";
 
 const PUBLIC_CACHE = "public, max-age=0, must-revalidate";
 
-export async function technicalSite(request: Request, context: AppLoadContext, slug: string | undefined, file: string) {
+const plainText = (body: string, status: number) =>
+  new Response(`${body}\n`, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+
+/**
+ * The site-resolution preamble of every technical route (robots.txt, sitemap.xml, llms.txt, og-image,
+ * indexnow): the site a public request names, or the answer to throw instead: 404 for an unknown site, 503
+ * (never cached) while its owner is suspended, and for a former address the layout's own answer (`movedSite`:
+ * 301 to the same file at the current address, or on the site's domain a reload of a stale list and 307), or
+ * 404 where a former address has nothing to offer (`formerAddress: "not-found"`).
+ */
+export async function publicSiteOf(
+  request: Request,
+  context: AppLoadContext,
+  slug: string | undefined,
+  options: { formerAddress?: "redirect" | "not-found" } = {},
+): Promise<Workspace> {
   context.request.log.callerType = "public";
-  const { db } = context.services;
-  const site = await resolveSitePage(db, slug);
-  if (site && "movedTo" in site)
-    throw redirect(`/${site.movedTo}/${file}${new URL(request.url).search}`, {
-      status: 301,
-      headers: { "Cache-Control": "public, max-age=3600" },
-    });
-  if (!site) {
+  const site = await resolveSitePage(context.services.db, slug);
+  if (site && "movedTo" in site && options.formerAddress !== "not-found")
+    throw movedSite(request, context, site.movedTo);
+  if (!site || "movedTo" in site) {
     context.request.log.failure = "missing-data";
-    throw new Response("Not found\n", {
-      status: 404,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-    });
+    throw plainText("Not found", 404);
   }
   if ("unavailable" in site) {
     context.request.log.failure = "authorization";
-    throw new Response("This site is unavailable\n", {
-      status: 503,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-    });
+    throw plainText("This site is unavailable", 503);
   }
-  const { workspace } = site;
+  return site.workspace;
+}
+
+export async function technicalSite(request: Request, context: AppLoadContext, slug: string | undefined) {
+  const { db } = context.services;
+  const workspace = await publicSiteOf(request, context, slug);
   const [address, settings, visibility] = await Promise.all([
     resolveOrigin(request, context).then((resolved) => siteAddressOf(context.services, workspace, resolved)),
     discoverySettingsOf(db, workspace.id),

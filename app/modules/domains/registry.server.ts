@@ -13,7 +13,7 @@
  *
  * What each status means here:
  * - `verified`: the host serves the site; a primary one is the site's final address, and `/{slug}/*` on the
- *   deployment's host redirects to it when its switch is on.
+ *   deployment's host redirects to it when its switch is on, as do the site's other domains (aliases), always.
  * - `failing` (was verified, the latest checks did not find it): the host still serves the site (visitors whose
  *   DNS still points here keep the site) and, when primary, stays the final address (a transient DNS fault must
  *   not rewrite every canonical URL and sitemap back and forth), but `/{slug}/*` is not redirected to it: the
@@ -49,6 +49,11 @@ export interface SiteDomainRegistry {
    * answers 301 to, or null when it does not (no primary domain, switched off, or the domain is failing).
    */
   pathRedirectOf(slug: string): Promise<PathRedirect | null>;
+  /**
+   * For a served domain that is not its site's primary one (an alias), the primary domain every request to it
+   * answers 301 to, when that one is verified (a failing primary may not resolve); else null.
+   */
+  aliasRedirectOf(hostname: string): Promise<string | null>;
   /** Forget what is cached: after a domain changes state, a workspace changes slug, is suspended or deleted. */
   invalidate(): void;
 }
@@ -57,6 +62,7 @@ interface Snapshot {
   byHost: Map<string, DomainSite>;
   primaryOf: Map<string, { domain: string; redirect: boolean }>;
   redirectBySlug: Map<string, PathRedirect>;
+  aliasOf: Map<string, string>;
 }
 
 const SERVED_STATUSES = ["verified", "failing"];
@@ -75,9 +81,16 @@ async function load(db: Db): Promise<Snapshot> {
     ])
     .where("site_domains.status", "in", SERVED_STATUSES)
     .execute();
-  const snapshot: Snapshot = { byHost: new Map(), primaryOf: new Map(), redirectBySlug: new Map() };
+  const snapshot: Snapshot = { byHost: new Map(), primaryOf: new Map(), redirectBySlug: new Map(), aliasOf: new Map() };
+  const verifiedPrimary = new Map(
+    rows
+      .filter((row) => row.is_primary === 1 && row.status === "verified")
+      .map((row) => [row.workspace_id, row.hostname]),
+  );
   for (const row of rows) {
     snapshot.byHost.set(row.hostname, { hostname: row.hostname, workspaceId: row.workspace_id, slug: row.slug });
+    const primary = verifiedPrimary.get(row.workspace_id);
+    if (row.is_primary !== 1 && primary) snapshot.aliasOf.set(row.hostname, primary);
     if (row.is_primary !== 1) continue;
     const redirect = row.redirect_path === 1 && row.status === "verified";
     snapshot.primaryOf.set(row.workspace_id, { domain: row.hostname, redirect });
@@ -147,6 +160,7 @@ export function siteDomainRegistry(db: Db, options: RegistryOptions = { refreshM
     primaryDomainOf: async (workspaceId) => (await current()).primaryOf.get(workspaceId)?.domain ?? null,
     redirectsPathOf: async (workspaceId) => (await current()).primaryOf.get(workspaceId)?.redirect ?? false,
     pathRedirectOf: async (slug) => (await current()).redirectBySlug.get(slug) ?? null,
+    aliasRedirectOf: async (hostname) => (await current()).aliasOf.get(hostname) ?? null,
     invalidate: () => {
       generation += 1;
     },

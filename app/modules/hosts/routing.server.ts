@@ -13,6 +13,12 @@
  *   has one, verified (not failing), and its switch is on (the registry's `pathRedirectOf`). Except the site's
  *   files (`/{slug}/media/*`, `/{slug}/theme.css`): named by their content, they are no page a search engine
  *   indexes twice, and the console shows them from its own origin (its CSP allows images from 'self' only).
+ * - On a site's domain that is not its primary one (an alias: `www.` beside the apex), every path answers 301
+ *   to the same path on the primary domain, once that one is verified (as Netlify and Vercel do): one address
+ *   per page for visitors and search engines.
+ * - A path a browser would never send on a custom domain (a `.` or `..` segment, raw or percent-encoded, an
+ *   encoded `/` or `\\`) is refused with 400 before the rewrite: the URL parser Remix builds `request.url`
+ *   with would resolve `/{slug}/../login` to the console's `/login`, or another tenant's site.
  */
 import type { DomainSite, SiteDomainRegistry } from "~/modules/domains/registry.server";
 import { hostnameOf } from "./hosts.server";
@@ -23,6 +29,39 @@ const SITE_FILES = /^\/(?:media\/|theme\.css$)/;
 /** Paths answered by the deployment itself on every host, custom domains included. */
 const DEPLOYMENT_PATHS = /^\/(?:assets\/|api\/v1(?:\/|$)|api\/health(?:\/live)?$|api\/routing-test$)/;
 
+/**
+ * Under `npm run dev` only: the paths Vite's dev server answers (server.ts mounts its middlewares after this
+ * rewrite), so a site page on a custom domain gets its stylesheet and modules. The build serves `/assets/*`.
+ */
+export const DEV_SERVER_PATHS = ["/@vite/", "/@fs/", "/@id/", "/@react-refresh", "/__vite", "/node_modules/", "/app/"];
+
+const isDevServerPath = (path: string) => DEV_SERVER_PATHS.some((prefix) => path.startsWith(prefix));
+
+/**
+ * A location on the same host built from a request path: a leading run of `/` and `\\` becomes one `/`, so
+ * `//evil.example/x` (or `/\\evil.example`, which browsers read as `//`) stays a path on this host instead of
+ * a protocol-relative URL to another.
+ */
+export const sameHostLocation = (path: string): string => path.replace(/^[/\\]+/, "/");
+
+/**
+ * Why a custom domain refuses this path, or null: a dot segment (`.`, `..`, also as `%2e`, or followed by `;`
+ * as some servers read `..;`) or an encoded `/` or `\\`, which would move the rewritten path out of the site.
+ */
+export function unsafeSitePath(path: string): string | null {
+  if (/%2f|%5c|\\/i.test(path)) return "The request path has an encoded or backward slash";
+  for (const segment of path.split("/")) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return "The request path is not valid percent-encoded UTF-8";
+    }
+    if (/^\.\.?(?:;|$)/.test(decoded)) return "The request path has a dot segment";
+  }
+  return null;
+}
+
 export interface HostRoute {
   kind: "deployment" | "custom-domain";
   /** The site the custom domain serves (null on the deployment's host). */
@@ -31,6 +70,13 @@ export interface HostRoute {
   url: string;
   /** Where a 301 sends this request instead, when one applies (absolute on another host, else a path). */
   redirect: string | null;
+  /** Why the request is refused with 400 instead (a path that would escape the site on its domain). */
+  refused?: string;
+}
+
+export interface RouteOptions {
+  /** Vite's dev server answers its own paths (`npm run dev`). */
+  dev?: boolean;
 }
 
 function split(url: string): { path: string; query: string } {
@@ -46,15 +92,24 @@ function below(path: string, slug: string): string | null {
 }
 
 /** `host` as the request names it (a `Host` value); `url` its path and query. */
-export async function routeHost(registry: SiteDomainRegistry, host: string, url: string): Promise<HostRoute> {
+export async function routeHost(
+  registry: SiteDomainRegistry,
+  host: string,
+  url: string,
+  options: RouteOptions = {},
+): Promise<HostRoute> {
   const { path, query } = split(url);
   const hostname = hostnameOf(host);
   const site = hostname === null ? null : await registry.siteOfHost(hostname);
   if (site) {
     const route: HostRoute = { kind: "custom-domain", site, url, redirect: null };
-    if (DEPLOYMENT_PATHS.test(path)) return route;
+    if (DEPLOYMENT_PATHS.test(path) || (options.dev && isDevServerPath(path))) return route;
+    const refused = unsafeSitePath(path);
+    if (refused) return { ...route, refused };
     const rest = below(path, site.slug);
-    if (rest !== null) return { ...route, redirect: `${rest}${query}` };
+    const primary = await registry.aliasRedirectOf(site.hostname);
+    if (primary) return { ...route, redirect: `https://${primary}${sameHostLocation(rest ?? path)}${query}` };
+    if (rest !== null) return { ...route, redirect: `${sameHostLocation(rest)}${query}` };
     return { ...route, url: `/${site.slug}${path === "/" ? "" : path}${query}` };
   }
   const route: HostRoute = { kind: "deployment", site: null, url, redirect: null };

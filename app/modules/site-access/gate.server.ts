@@ -165,7 +165,10 @@ export function safeNext(context: AppLoadContext, slug: string, next: string | n
     return home;
   }
   if (parsed.origin !== "http://site.invalid") return home;
+  // The parser resolved dot segments: `/.//evil.example/` came in, `//evil.example/` came out, which a browser
+  // reads as another host. What is checked is what is returned.
   const path = parsed.pathname;
+  if (!path.startsWith("/") || path.startsWith("//") || path.includes("\\")) return home;
   const inSite = base === "" || path === base || path.startsWith(`${base}/`);
   if (!inSite || path.replace(/\/+$/, "") === `${base}/unlock`) return home;
   return `${path}${parsed.search}`;
