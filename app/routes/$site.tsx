@@ -4,7 +4,7 @@ import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoa
 import { resolveSitePage } from "~/modules/access/site.server";
 import { atBase } from "~/lib/link-base";
 import { linkBase } from "~/modules/sites/address.server";
-import { loadSiteChrome } from "~/modules/sites/chrome.server";
+import { hideFromSearchEngines, loadSiteChrome } from "~/modules/sites/chrome.server";
 import { lockedChrome, siteGate } from "~/modules/site-access/gate.server";
 import { publicAddressOf } from "~/modules/sites/public-address.server";
 import type { RouteHandle } from "~/ui/handle";
@@ -43,7 +43,9 @@ export const loader = page("public", async ({ request, params, context }: Loader
     context.services.db,
     site.workspace,
     await publicAddressOf(request, context, site.workspace),
+    gate.state !== "public",
   );
+  if (chrome.noindex) hideFromSearchEngines(context);
   return gate.state === "locked" ? lockedChrome(chrome) : chrome;
 });
 
@@ -55,31 +57,29 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location, err
   if (!data) return [{ title: "Site not found" }];
   if (error) {
     const missing = isRouteErrorResponse(error) && error.status === 404;
-    return [
+    const own = [
       { title: `${missing ? "Page not found" : "Something went wrong"} · ${data.name}` },
       { name: "robots", content: "noindex" },
-      ...chromeMeta(matches),
     ];
+    return [...own, ...chromeMeta(matches, own)];
   }
-  return [
-    ...siteMeta({
-      siteName: data.name,
-      origin: data.origin,
-      // The path Remix routed (`/{slug}/…`, also on the site's domain) at the site's final address.
-      path: new URL(canonicalOf(data, location.pathname)).pathname,
-      title: data.name,
-      description: data.profile.tagline || `${data.name}: opening hours, address and how to get in touch.`,
-      image: data.socialImage
-        ? {
-            url: data.socialImage.src,
-            width: data.socialImage.width,
-            height: data.socialImage.height,
-            alt: data.socialImage.alt,
-          }
-        : null,
-    }),
-    ...chromeMeta(matches),
-  ];
+  const own = siteMeta({
+    siteName: data.name,
+    origin: data.origin,
+    // The path Remix routed (`/{slug}/…`, also on the site's domain) at the site's final address.
+    path: new URL(canonicalOf(data, location.pathname)).pathname,
+    title: data.name,
+    description: data.profile.tagline || `${data.name}: opening hours, address and how to get in touch.`,
+    image: data.socialImage
+      ? {
+          url: data.socialImage.src,
+          width: data.socialImage.width,
+          height: data.socialImage.height,
+          alt: data.socialImage.alt,
+        }
+      : null,
+  });
+  return [...own, ...chromeMeta(matches, own)];
 };
 
 /**
