@@ -8,10 +8,9 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { resolveSitePage } from "~/modules/access/site.server";
 import { resolveOrigin } from "~/modules/hosts/hosts.server";
 import { siteVisibilityOf } from "~/modules/site-access/visibility.server";
-import { siteAddressOf } from "~/modules/sites/address.server";
+import { linkBase, siteAddressOf } from "~/modules/sites/address.server";
+import { PUBLIC_CACHE } from "~/modules/sites/public-page.server";
 import { discoverySettingsOf } from "./settings.server";
-
-const PUBLIC_CACHE = "public, max-age=0, must-revalidate";
 
 export async function technicalSite(request: Request, context: AppLoadContext, slug: string | undefined, file: string) {
   context.request.log.callerType = "public";
@@ -47,6 +46,8 @@ export async function technicalSite(request: Request, context: AppLoadContext, s
   return {
     workspace,
     address,
+    /** The link base of this request: `/{slug}`, or "" on the site's own domain. */
+    base: linkBase(context, workspace.slug),
     settings,
     visibility,
     cacheControl: address.fromRequest ? "no-store" : PUBLIC_CACHE,
