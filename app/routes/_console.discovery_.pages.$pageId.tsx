@@ -125,7 +125,7 @@ export default function PageSearchSettings() {
               name="canonical"
               defaultValue={value("canonical")}
               error={errors.canonical}
-              hint="Only when this page copies another: its address (https://…) or a path on your site (/about). Leave empty for this page's own address."
+              hint="Only when this page copies another: its address (https://…) or a path on your site (/about, or /your-site/about), which follows the site to its own domain. Leave empty for this page's own address."
             />
             <div className="check-field">
               <input
