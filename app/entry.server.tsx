@@ -13,6 +13,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { contractFor } from "~/lib/access-contract.server";
 import { failureCategory } from "~/lib/http.server";
 import { dataRequestGate, isPrivateSiteAnswer } from "~/modules/site-access/gate.server";
+import { isHiddenFromSearchEngines } from "~/modules/sites/chrome.server";
 import { hydrates } from "~/ui/handle";
 import { NonceContext } from "~/ui/nonce";
 
@@ -77,6 +78,8 @@ export default function handleRequest(
   // A protected site's page (ADR 023) is for the visitor who unlocked it only, whatever its route said.
   if (isPrivateSiteAnswer(loadContext)) responseHeaders.set("Cache-Control", "private, no-store");
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
+  // A site hidden from search engines (ADR 021): every page of it, whatever its route's head says.
+  if (isHiddenFromSearchEngines(loadContext)) responseHeaders.set("X-Robots-Tag", "noindex");
 
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise<Response>((resolve, reject) => {

@@ -11,6 +11,11 @@ export const loader = page("public", async ({ request, params, context }: Loader
     return notFoundText("This site publishes no llms.txt", context);
   const body = await llmsTxt(context.services.db, site.workspace, site.address, site.settings.llms.summary);
   return new Response(body, {
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": site.cacheControl },
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": site.cacheControl,
+      // Served to AI crawlers on request, but not a page for a search engine's index of a hidden site.
+      ...(site.settings.noindex ? { "X-Robots-Tag": "noindex" } : {}),
+    },
   });
 });

@@ -9,7 +9,7 @@ import { notFoundText, technicalSite } from "~/modules/discovery/technical.serve
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   const site = await technicalSite(request, context, params.site);
   const closed = site.settings.noindex || site.visibility === "protected";
-  const entries = closed ? [] : await sitemapEntries(context.services.db, site.workspace.id, site.address);
+  const entries = closed ? [] : await sitemapEntries(context.services.db, site.workspace, site.address);
   const asked = new URL(request.url).searchParams.get("page");
   const headers = { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": site.cacheControl };
   const paged = entries.length > SITEMAP_MAX_URLS;

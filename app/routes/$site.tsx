@@ -2,7 +2,7 @@ import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction }
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { resolveSitePage } from "~/modules/access/site.server";
 import { movedSite } from "~/modules/hosts/moved-site.server";
-import { loadSiteChrome } from "~/modules/sites/chrome.server";
+import { hideFromSearchEngines, loadSiteChrome } from "~/modules/sites/chrome.server";
 import { lockedChrome, siteGate } from "~/modules/site-access/gate.server";
 import { publicAddressOf } from "~/modules/sites/public-address.server";
 import type { RouteHandle } from "~/ui/handle";
@@ -41,7 +41,9 @@ export const loader = page("public", async ({ request, params, context }: Loader
     context.services.db,
     site.workspace,
     await publicAddressOf(request, context, site.workspace),
+    gate.state !== "public",
   );
+  if (chrome.noindex) hideFromSearchEngines(context);
   return gate.state === "locked" ? lockedChrome(chrome) : chrome;
 });
 
@@ -53,31 +55,29 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location, err
   if (!data) return [{ title: "Site not found" }];
   if (error) {
     const missing = isRouteErrorResponse(error) && error.status === 404;
-    return [
+    const own = [
       { title: `${missing ? "Page not found" : "Something went wrong"} · ${data.name}` },
       { name: "robots", content: "noindex" },
-      ...chromeMeta(matches),
     ];
+    return [...own, ...chromeMeta(matches, own)];
   }
-  return [
-    ...siteMeta({
-      siteName: data.name,
-      origin: data.origin,
-      // The path Remix routed (`/{slug}/…`, also on the site's domain) at the site's final address.
-      path: new URL(canonicalOf(data, location.pathname)).pathname,
-      title: data.name,
-      description: data.profile.tagline || `${data.name}: opening hours, address and how to get in touch.`,
-      image: data.socialImage
-        ? {
-            url: data.socialImage.src,
-            width: data.socialImage.width,
-            height: data.socialImage.height,
-            alt: data.socialImage.alt,
-          }
-        : null,
-    }),
-    ...chromeMeta(matches),
-  ];
+  const own = siteMeta({
+    siteName: data.name,
+    origin: data.origin,
+    // The path Remix routed (`/{slug}/…`, also on the site's domain) at the site's final address.
+    path: new URL(canonicalOf(data, location.pathname)).pathname,
+    title: data.name,
+    description: data.profile.tagline || `${data.name}: opening hours, address and how to get in touch.`,
+    image: data.socialImage
+      ? {
+          url: data.socialImage.src,
+          width: data.socialImage.width,
+          height: data.socialImage.height,
+          alt: data.socialImage.alt,
+        }
+      : null,
+  });
+  return [...own, ...chromeMeta(matches, own)];
 };
 
 // Revalidated on every visit until the tagged page cache (DESIGN rule 7) lands with the sites issue. An error

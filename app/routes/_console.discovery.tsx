@@ -7,7 +7,7 @@ import { invalid } from "~/lib/errors";
 import { type FormResult, runForm } from "~/lib/forms.server";
 import { page } from "~/lib/routes.server";
 import { checked, consoleDiscovery } from "~/modules/discovery/console.server";
-import { pageSitePath } from "~/modules/discovery/public.server";
+import { pageSitePath } from "~/modules/sites/pages.server";
 import { SearchSnippet } from "~/console/search-snippet";
 import { DISCOVERY_TABS, SectionTabs } from "~/ui/section-tabs";
 import { FormMessage } from "~/ui/form";

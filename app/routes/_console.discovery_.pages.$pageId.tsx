@@ -7,7 +7,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type FormResult, parseForm, runForm } from "~/lib/forms.server";
 import { page } from "~/lib/routes.server";
 import { checked, consoleDiscovery } from "~/modules/discovery/console.server";
-import { pageSitePath } from "~/modules/discovery/public.server";
+import { pageSitePath } from "~/modules/sites/pages.server";
 import { PageSeoInput, SEO_DESCRIPTION_MAX, SEO_TITLE_MAX } from "~/modules/discovery/rules";
 import { MissingRecord } from "~/console/missing-record";
 import { SearchSnippet } from "~/console/search-snippet";
@@ -125,7 +125,7 @@ export default function PageSearchSettings() {
               name="canonical"
               defaultValue={value("canonical")}
               error={errors.canonical}
-              hint="Only when this page copies another: its address (https://…) or a path on your site (/about). Leave empty for this page's own address."
+              hint="Only when this page copies another: its address (https://…) or a path on your site (/about, or /your-site/about), which follows the site to its own domain. Leave empty for this page's own address."
             />
             <div className="check-field">
               <input

@@ -162,7 +162,7 @@ export default function Redirects() {
               name="to"
               defaultValue={value("to")}
               error={errors.to}
-              hint="A path on your site (/menu) or a full address (https://…)."
+              hint="A path on your site (/menu; /your-site/menu works too, and follows the site to its own domain) or a full address (https://…)."
               required
             />
             <DescribedField id="field-status" label="Type" error={errors.status} hint="301 for good; 302 for now.">

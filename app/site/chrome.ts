@@ -52,6 +52,11 @@ export interface SiteChrome {
   origin: string;
   /** The final address's base path: "" with a primary domain, else `/{slug}`. */
   finalBase: string;
+  /**
+   * The whole site is hidden from search engines: its "hide from search engines" setting (ADR 021), or a
+   * password (ADR 023). Every page's head says `noindex` (`chromeMeta`) and every answer `X-Robots-Tag`.
+   */
+  noindex: boolean;
   /** `{base}/theme.css?v=<hash>`: immutable for that hash. */
   themeHref: string;
   /** The brand colour, for `<meta name="theme-color">`. */
@@ -100,14 +105,19 @@ export function chromeOf(matches: readonly MatchLike[]): SiteChrome | undefined 
   return matches.find((m) => m.id === SITE_LAYOUT_ID)?.data as SiteChrome | undefined;
 }
 
+const isRobots = (tag: MetaDescriptor) => "name" in tag && tag.name === "robots";
+
 /**
- * The head tags every public page needs besides `siteMeta`'s: favicon and theme colour. A page route's `meta`
- * replaces the layout's, so each one adds these: `[...siteMeta({...}), ...chromeMeta(matches)]`.
+ * The head tags every public page needs besides its own (`own`, `siteMeta`'s): favicon and theme colour, and
+ * `robots: noindex` when the whole site is hidden from search engines — unless `own` already has a robots tag
+ * (a noindex page, the unlock page), so the head never says it twice. A page route's `meta` replaces the
+ * layout's, so each one adds these: `[...own, ...chromeMeta(matches, own)]`.
  */
-export function chromeMeta(matches: readonly MatchLike[]): MetaDescriptor[] {
+export function chromeMeta(matches: readonly MatchLike[], own: readonly MetaDescriptor[] = []): MetaDescriptor[] {
   const chrome = chromeOf(matches);
   if (!chrome) return [];
   const tags: MetaDescriptor[] = [{ name: "theme-color", content: chrome.themeColor }];
+  if (chrome.noindex && !own.some(isRobots)) tags.push({ name: "robots", content: "noindex" });
   if (chrome.favicon) {
     tags.push({ tagName: "link", rel: "icon", href: chrome.favicon.src, type: chrome.favicon.contentType });
     tags.push({ tagName: "link", rel: "apple-touch-icon", href: chrome.favicon.src });
@@ -120,9 +130,8 @@ export function chromeMeta(matches: readonly MatchLike[]): MetaDescriptor[] {
 
 /**
  * The share image of a page without one of its own and a site without a social image: the site's generated
- * og-image for the page's title (ADR 022), at the site's address. `chrome.origin` + `/{slug}` is the
- * deployment's address for now; once the layout carries the site's final address (a custom domain), this is
- * where it goes.
+ * og-image for the page's title (ADR 022), at the site's final address (its primary domain's, else
+ * `/{slug}` on the deployment's).
  */
 export function generatedImage(
   chrome: SiteChrome,
@@ -148,7 +157,7 @@ export function withSiteChrome<Loader>(own: MetaFunction<Loader>): MetaFunction<
     const tags = own(args) ?? [];
     const chrome = chromeOf(args.matches);
     const hasImage = tags.some((tag) => "property" in tag && tag.property === "og:image");
-    if (hasImage || !chrome) return [...tags, ...chromeMeta(args.matches)];
+    if (hasImage || !chrome) return [...tags, ...chromeMeta(args.matches, tags)];
     const ogTitle = tags.find((tag) => "property" in tag && tag.property === "og:title");
     const title =
       ogTitle && "content" in ogTitle && typeof ogTitle.content === "string" ? ogTitle.content : chrome.name;
@@ -163,7 +172,7 @@ export function withSiteChrome<Loader>(own: MetaFunction<Loader>): MetaFunction<
     return [
       ...tags.filter((tag) => !("name" in tag && tag.name === "twitter:card")),
       ...imageMeta(chrome.origin, image),
-      ...chromeMeta(args.matches),
+      ...chromeMeta(args.matches, tags),
     ];
   };
 }

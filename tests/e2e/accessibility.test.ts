@@ -46,9 +46,16 @@ beforeAll(async () => {
   await page.getByRole("button", { name: "Create trigger" }).click();
   await page.getByTestId("trigger-secret").waitFor();
   sopPath = new URL(page.url()).pathname;
+  // A page, so Discovery's page settings (`/discovery/pages/:page`) have one to show.
+  await page.goto(`${suite.server.url}/website/pages/new`);
+  await page.getByLabel("Title").fill("About us");
+  await page.getByRole("button", { name: "Create page" }).click();
+  await page.getByText("Page created.").waitFor();
+  pageId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
 });
 
 let sopPath = "";
+let pageId = "";
 
 const PAGES = [
   "/",
@@ -69,6 +76,13 @@ const PAGES = [
   "/website/policies",
   "/website/policies/privacy",
   "/inbox",
+  "/discovery",
+  "/discovery/pages/:page",
+  "/discovery/redirects",
+  "/discovery/llms",
+  "/discovery/indexnow",
+  "/settings/site",
+  "/settings/domains",
   "/shop", // the console's own 404, inside the shell
   "/acme",
   "/acme/contact",
@@ -85,10 +99,31 @@ describe("accessibility (axe, WCAG 2 A/AA)", () => {
     "%s (%s) has no serious violations",
     async (path, width) => {
       await page.setViewportSize(WIDTHS[width]);
-      await page.goto(suite.server.url + path);
+      await page.goto(suite.server.url + path.replace(":page", pageId));
       expect(await violations(page)).toEqual([]);
     },
   );
+
+  it("a protected site's unlock page has no serious violations, wide and narrow", async () => {
+    const settings = (visibility: string) =>
+      page.request.post(`${suite.server.url}/settings/site`, {
+        form: { visibility, password: "a long enough password" },
+        headers: { origin: suite.server.url },
+      });
+    expect((await settings("protected")).status()).toBeLessThan(400);
+    try {
+      for (const width of ["wide", "narrow"] as const) {
+        await page.setViewportSize(WIDTHS[width]);
+        await page.goto(`${suite.server.url}/acme/about`);
+        expect(new URL(page.url()).pathname).toBe("/acme/unlock");
+        await page.getByLabel("Password").waitFor();
+        expect(await violations(page)).toEqual([]);
+      }
+    } finally {
+      await settings("public");
+      await page.setViewportSize(WIDTHS.wide);
+    }
+  });
 
   it("the narrow shell with its menu and the workspace switcher open has no serious violations", async () => {
     await page.setViewportSize(WIDTHS.narrow);

@@ -4,7 +4,10 @@
  * built at the site's final address (`siteAddressOf`), never from the request.
  */
 import type { Db } from "~db/client";
+import type { LinkBase } from "~/lib/link-base";
 import { siteUrl, type SiteAddress } from "~/modules/sites/address.server";
+import { rebaseSiteHref } from "~/modules/sites/navigation.server";
+import { pageSitePath } from "~/modules/sites/pages.server";
 import { POLICY_KINDS, POLICY_LABELS } from "~/modules/sites/policy-kinds";
 import { seoOf, type PageSeo } from "./discovery.server";
 import { normaliseSitePath } from "./rules";
@@ -13,8 +16,20 @@ import type { DiscoverySettings } from "./settings.server";
 /** The sitemaps.org protocol's limit of URLs in one sitemap file (and of sitemaps in one index). */
 export const SITEMAP_MAX_URLS = 50_000;
 
-/** The site path of a page: "" for the home page, `/{slug}` otherwise. */
-export const pageSitePath = (page: { slug: string; isHome: boolean }) => (page.isHome ? "" : `/${page.slug}`);
+/**
+ * A site path the operator typed (a redirect's target, a canonical path), which may be the address they see on
+ * the deployment's host (`/{slug}/menu`, `/{slug}`): the path inside the site (`/menu`, `/`), so that the link
+ * base or the final address is put in front of it once, not twice (`/{slug}/{slug}/menu`).
+ */
+const ownSitePath = (path: string, slug: string) => rebaseSiteHref(path, slug, "");
+
+/** The absolute URL a page's canonical setting names: a site path at the final address, else as written. */
+function canonicalUrl(canonical: string | null, slug: string, address: SiteAddress): string | null {
+  if (!canonical) return null;
+  if (!canonical.startsWith("/")) return canonical;
+  const path = ownSitePath(canonical, slug);
+  return siteUrl(address, path === "/" ? "" : path);
+}
 
 // ---- Redirects --------------------------------------------------------------------------------------------
 
@@ -35,11 +50,12 @@ export async function redirectFor(
 
 /**
  * Where a redirect sends a visitor: a site path under the link base the request came in on (`/{slug}` on the
- * deployment's host, "" on the site's custom domain), an absolute URL as it is; the visitor's query (a
- * campaign's utm_* tags) goes along, after the target's own.
+ * deployment's host, "" on the site's custom domain), a target typed with the slug (`/{slug}/menu`) included;
+ * an absolute URL as it is. The visitor's query (a campaign's utm_* tags) goes along, after the target's own.
  */
-export function redirectLocation(target: string, base: string, search: string): string {
-  const location = target.startsWith("/") ? `${base}${target === "/" ? "" : target}` || "/" : target;
+export function redirectLocation(target: string, slug: string, base: LinkBase, search: string): string {
+  const path = target.startsWith("/") ? ownSitePath(target, slug) : null;
+  const location = path === null ? target : `${base}${path === "/" ? "" : path}` || "/";
   if (!search || search === "?") return location;
   const hash = location.indexOf("#");
   const [head, fragment] = hash === -1 ? [location, ""] : [location.slice(0, hash), location.slice(hash)];
@@ -119,7 +135,7 @@ function groupMembers(db: Db, workspaceId: string, originalId: string) {
  */
 export async function headSeoOf(
   db: Db,
-  workspaceId: string,
+  workspace: { id: string; slug: string },
   pageId: string,
   address: SiteAddress,
   site: DiscoverySettings,
@@ -127,17 +143,13 @@ export async function headSeoOf(
   const rows = await db
     .selectFrom("site_page_seo")
     .selectAll()
-    .where("workspace_id", "=", workspaceId)
+    .where("workspace_id", "=", workspace.id)
     // Its own row and its translations' (a handful: one a language).
     .where((eb) => eb.or([eb("page_id", "=", pageId), eb("translation_of", "=", pageId)]))
     .execute();
   const own: PageSeo = seoOf(rows.find((r) => r.page_id === pageId));
   const originalId = own.translationOf ?? (rows.some((r) => r.translation_of === pageId) ? pageId : null);
-  const canonical = own.canonical
-    ? own.canonical.startsWith("/")
-      ? siteUrl(address, own.canonical === "/" ? "" : own.canonical)
-      : own.canonical
-    : null;
+  const canonical = canonicalUrl(own.canonical, workspace.slug, address);
   const noindex = own.noindex || site.noindex;
   return {
     title: own.title,
@@ -148,7 +160,7 @@ export async function headSeoOf(
     // A page asking not to be indexed names no language versions: they would point engines back at it.
     alternates:
       originalId && !noindex
-        ? alternatesOf(address, originalId, (await groupMembers(db, workspaceId, originalId)) as GroupRow[])
+        ? alternatesOf(address, originalId, (await groupMembers(db, workspace.id, originalId)) as GroupRow[])
         : [],
   };
 }
@@ -170,12 +182,14 @@ export const PRIVATE_SITE_PATHS = [
 ] as const;
 
 /**
- * robots.txt (RFC 9309) at the site's final address. On the deployment's host the site is the `/{slug}` part
- * of a shared origin: the rules name that prefix, both as the bare path (`$`, the end of the path) and as a
- * directory, so `/{slug}/account` is kept out without `/{slug}/accounting` (a page) being kept out with it.
+ * robots.txt (RFC 9309). A robots.txt governs the host that serves it, so its rules are under the link base of
+ * the request (`rulesBase`): "" on the site's own domain, where crawlers read it at `/robots.txt`; `/{slug}` on
+ * the deployment's host, where the site is part of a shared origin and the rules name that prefix, both as the
+ * bare path (`$`, the end of the path) and as a directory, so `/{slug}/account` is kept out without
+ * `/{slug}/accounting` (a page) being kept out with it. Only the Sitemap line is at the site's final address.
  */
-export function robotsTxt(address: SiteAddress, closed: boolean): string {
-  const base = address.base;
+export function robotsTxt(rulesBase: LinkBase, closed: boolean, sitemapUrl: string): string {
+  const base = rulesBase;
   const lines = ["User-agent: *"];
   if (closed) {
     lines.push(...(base ? [`Disallow: ${base}$`, `Disallow: ${base}/`] : ["Disallow: /"]));
@@ -183,7 +197,7 @@ export function robotsTxt(address: SiteAddress, closed: boolean): string {
     lines.push(...(base ? [`Allow: ${base}$`, `Allow: ${base}/`] : ["Allow: /"]));
     for (const path of PRIVATE_SITE_PATHS) lines.push(`Disallow: ${base}${path}$`, `Disallow: ${base}${path}/`);
   }
-  lines.push("", `Sitemap: ${siteUrl(address, "/sitemap.xml")}`, "");
+  lines.push("", `Sitemap: ${sitemapUrl}`, "");
   return lines.join("\n");
 }
 
@@ -200,10 +214,15 @@ const xmlEscape = (text: string) =>
 
 /**
  * Every URL of the site a search engine should know, in a stable order: the home page, the published pages
- * that are not noindex (by address), the policies index and the published policies. A site asking not to be
- * indexed, or protected by a password, lists none.
+ * that are not noindex and whose canonical URL is their own (by address), the policies index and the published
+ * policies. A site asking not to be indexed, or protected by a password, lists none.
  */
-export async function sitemapEntries(db: Db, workspaceId: string, address: SiteAddress): Promise<SitemapEntry[]> {
+export async function sitemapEntries(
+  db: Db,
+  workspace: { id: string; slug: string },
+  address: SiteAddress,
+): Promise<SitemapEntry[]> {
+  const workspaceId = workspace.id;
   const [pages, policies] = await Promise.all([
     db
       .selectFrom("site_pages")
@@ -214,6 +233,7 @@ export async function sitemapEntries(db: Db, workspaceId: string, address: SiteA
         "site_pages.is_home",
         "site_pages.published_at",
         "site_page_seo.noindex",
+        "site_page_seo.canonical",
         "site_page_seo.locale",
         "site_page_seo.translation_of",
       ])
@@ -229,18 +249,27 @@ export async function sitemapEntries(db: Db, workspaceId: string, address: SiteA
       .where("published", "=", 1)
       .execute(),
   ]);
-  const indexed = pages.filter((p) => p.noindex !== 1);
+  const urlOf = (page: { slug: string; is_home: number }) =>
+    siteUrl(address, pageSitePath({ slug: page.slug, isHome: page.is_home === 1 }));
+  // A page whose canonical names another URL tells engines to index that one instead: listing it would
+  // contradict it (Google's sitemap guidelines: canonical URLs only).
+  const indexed = pages.filter((p) => {
+    if (p.noindex === 1) return false;
+    const canonical = canonicalUrl(p.canonical, workspace.slug, address);
+    return canonical === null || canonical === urlOf(p);
+  });
   const groups = new Map<string, GroupRow[]>();
   for (const page of indexed) {
     const original = page.translation_of ?? page.id;
     groups.set(original, [...(groups.get(original) ?? []), page]);
   }
   const entries: SitemapEntry[] = [];
-  if (!indexed.some((p) => p.is_home === 1)) entries.push({ loc: siteUrl(address), lastmod: null, alternates: [] });
+  // The welcome of a site with no home page published yet answers at the home address too.
+  if (!pages.some((p) => p.is_home === 1)) entries.push({ loc: siteUrl(address), lastmod: null, alternates: [] });
   for (const page of indexed) {
     const original = page.translation_of ?? page.id;
     entries.push({
-      loc: siteUrl(address, pageSitePath({ slug: page.slug, isHome: page.is_home === 1 })),
+      loc: urlOf(page),
       lastmod: page.published_at,
       alternates: alternatesOf(address, original, groups.get(original) ?? []),
     });

@@ -16,11 +16,20 @@ describe("normaliseSitePath", () => {
 
 describe("redirectLocation", () => {
   it("puts a site path under the link base and keeps the visitor's query after the target's own", () => {
-    expect(redirectLocation("/about", "/harbor", "")).toBe("/harbor/about");
-    expect(redirectLocation("/", "/harbor", "?a=1")).toBe("/harbor?a=1");
-    expect(redirectLocation("/", "", "")).toBe("/");
-    expect(redirectLocation("/menu?v=2#today", "", "?utm=x")).toBe("/menu?v=2&utm=x#today");
-    expect(redirectLocation("https://example.com/x", "/harbor", "?a=1")).toBe("https://example.com/x?a=1");
+    expect(redirectLocation("/about", "harbor", "/harbor", "")).toBe("/harbor/about");
+    expect(redirectLocation("/", "harbor", "/harbor", "?a=1")).toBe("/harbor?a=1");
+    expect(redirectLocation("/", "harbor", "", "")).toBe("/");
+    expect(redirectLocation("/menu?v=2#today", "harbor", "", "?utm=x")).toBe("/menu?v=2&utm=x#today");
+    expect(redirectLocation("https://example.com/x", "harbor", "/harbor", "?a=1")).toBe("https://example.com/x?a=1");
+  });
+
+  it("takes a target typed with the slug (the address on the deployment's host) as the site path it names", () => {
+    expect(redirectLocation("/harbor/menu", "harbor", "/harbor", "")).toBe("/harbor/menu");
+    expect(redirectLocation("/harbor/menu", "harbor", "", "?a=1")).toBe("/menu?a=1");
+    expect(redirectLocation("/harbor", "harbor", "", "")).toBe("/");
+    expect(redirectLocation("/harbor", "harbor", "/harbor", "")).toBe("/harbor");
+    // Another path that merely starts with the same letters is a path of its own.
+    expect(redirectLocation("/harbormaster", "harbor", "/harbor", "")).toBe("/harbor/harbormaster");
   });
 });
 

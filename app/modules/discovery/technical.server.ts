@@ -9,10 +9,9 @@ import { resolveOrigin } from "~/modules/hosts/hosts.server";
 import { movedSite } from "~/modules/hosts/moved-site.server";
 import type { Workspace } from "~/modules/tenancy/workspaces.server";
 import { siteVisibilityOf } from "~/modules/site-access/visibility.server";
-import { siteAddressOf } from "~/modules/sites/address.server";
+import { linkBase, siteAddressOf } from "~/modules/sites/address.server";
+import { PUBLIC_CACHE } from "~/modules/sites/public-page.server";
 import { discoverySettingsOf } from "./settings.server";
-
-const PUBLIC_CACHE = "public, max-age=0, must-revalidate";
 
 const plainText = (body: string, status: number) =>
   new Response(`${body}\n`, {
@@ -61,6 +60,8 @@ export async function technicalSite(request: Request, context: AppLoadContext, s
   return {
     workspace,
     address,
+    /** The link base of this request: `/{slug}`, or "" on the site's own domain. */
+    base: linkBase(context, workspace.slug),
     settings,
     visibility,
     cacheControl: address.fromRequest ? "no-store" : PUBLIC_CACHE,

@@ -13,7 +13,7 @@
  * with "/" (`/about`, `/policies/privacy`, `/media/…`).
  */
 import type { AppLoadContext } from "@remix-run/node";
-import type { LinkBase } from "~/lib/link-base";
+import { atBase, type LinkBase } from "~/lib/link-base";
 import type { AppServices } from "~/lib/context";
 import type { ResolvedOrigin } from "~/modules/hosts/hosts.server";
 
@@ -28,9 +28,13 @@ export interface SiteAddress {
   domain: string | null;
 }
 
-/** The absolute URL of a site path (`""` for the home page, `/about`, `/sitemap.xml`) at `address`. */
+/**
+ * The absolute URL of a site path (`""` for the home page, `/about`, `/sitemap.xml`) at `address`. The home
+ * page on a domain is `https://shop.example/`, with its slash: one string for it everywhere (canonical, sitemap,
+ * llms.txt, IndexNow).
+ */
 export function siteUrl(address: Pick<SiteAddress, "origin" | "base">, sitePath = ""): string {
-  return `${address.origin}${address.base}${sitePath}` || `${address.origin}/`;
+  return `${address.origin}${atBase(address.base, sitePath)}`;
 }
 
 /**

@@ -1,9 +1,12 @@
 /**
- * Builds the public layout's data (`SiteChrome`, app/site/chrome.ts) for one site: branding, images, profile
- * and structured data, in one call the `$site` loader makes per request (five small reads, run together). Links
- * and files are under the request's link base; absolute addresses at the site's final address (ADR 025).
+ * Builds the public layout's data (`SiteChrome`, app/site/chrome.ts) for one site: branding, images, profile,
+ * structured data and whether the site is hidden from search engines, in one call the `$site` loader makes per
+ * request (six small reads, run together). Links and files are under the request's link base; absolute
+ * addresses at the site's final address (ADR 025).
  */
+import type { AppLoadContext } from "@remix-run/node";
 import type { Db } from "~db/client";
+import { discoverySettingsOf } from "~/modules/discovery/settings.server";
 import type { LinkBase } from "~/lib/link-base";
 import { mediaSrc, mediaSrcSet, type MediaItem } from "~/modules/files/media.server";
 import type { Workspace } from "~/modules/tenancy/workspaces.server";
@@ -35,18 +38,24 @@ function image(base: LinkBase, item: MediaItem | null, width: number | undefined
   };
 }
 
+/**
+ * `protectedSite`: the site is behind a password (ADR 023), which hides it from search engines as well as its
+ * own "hide from search engines" setting (ADR 021) does.
+ */
 export async function loadSiteChrome(
   db: Db,
   workspace: Pick<Workspace, "id" | "slug" | "name">,
   address: PublicAddress,
+  protectedSite: boolean,
 ): Promise<SiteChrome> {
   const { base, origin, finalBase } = address;
   const brand = brandingOf(db, workspace.id);
-  const [branding, profile, navigation, policies] = await Promise.all([
+  const [branding, profile, navigation, policies, discovery] = await Promise.all([
     brand.get(),
     profileOf(db, workspace.id).get(),
     siteNavigation(db, workspace.id, base),
     policyLinks(db, workspace.id, base),
+    discoverySettingsOf(db, workspace.id),
   ]);
   const images = await brand.images(branding);
   const { slug, name } = workspace;
@@ -62,6 +71,7 @@ export async function loadSiteChrome(
     base,
     origin,
     finalBase,
+    noindex: discovery.noindex || protectedSite,
     themeHref: themeHref(base, branding),
     themeColor: branding.colors.brand,
     logo,
@@ -92,3 +102,12 @@ export async function loadSiteChrome(
     ],
   };
 }
+
+/**
+ * Answers of a site hidden from search engines (`SiteChrome.noindex`): entry.server.tsx sends them with
+ * `X-Robots-Tag: noindex`, which holds for every page of the site (contact, policies, the error pages) whatever
+ * its route's meta says and whether or not a crawler read the site's robots.txt. Keyed by the request's scope.
+ */
+const hiddenAnswers = new WeakSet<object>();
+export const hideFromSearchEngines = (context: AppLoadContext) => void hiddenAnswers.add(context.request);
+export const isHiddenFromSearchEngines = (context: AppLoadContext): boolean => hiddenAnswers.has(context.request);

@@ -35,7 +35,7 @@ export interface PublicPageData {
 }
 
 /** Shared caches may keep a public page, and ask again before each use (an edit shows at the next request). */
-const PUBLIC_CACHE = "public, max-age=0, must-revalidate";
+export const PUBLIC_CACHE = "public, max-age=0, must-revalidate";
 
 const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
 
@@ -60,7 +60,12 @@ export async function redirectOrNotFound(
       throw new Response(null, {
         status: moved.status,
         headers: {
-          Location: redirectLocation(moved.target, linkBase(context, site.workspace.slug), url.search),
+          Location: redirectLocation(
+            moved.target,
+            site.workspace.slug,
+            linkBase(context, site.workspace.slug),
+            url.search,
+          ),
           "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
         },
       });
@@ -107,7 +112,7 @@ export async function loadPublicPage(
       throw new Response(null, {
         status: moved.status,
         headers: {
-          Location: redirectLocation(moved.target, resolved.base, new URL(request.url).search),
+          Location: redirectLocation(moved.target, workspace.slug, resolved.base, new URL(request.url).search),
           "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
         },
       });
@@ -123,7 +128,7 @@ export async function loadPublicPage(
     domain: null,
   };
   const seo = found
-    ? await headSeoOf(db, workspace.id, found.id, address, discovery)
+    ? await headSeoOf(db, workspace, found.id, address, discovery)
     : discovery.noindex
       ? { title: null, description: null, canonical: null, noindex: true, locale: null, alternates: [] }
       : null;
