@@ -9,8 +9,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isoNow } from "~/lib/clock.server";
+import { newId } from "~/lib/ids.server";
 import { Client, addMember, createWorkspace, signUp } from "../helpers/client";
 import { png } from "../helpers/files";
+import { raw } from "../helpers/raw-request";
 import { startServer, type TestServer } from "../helpers/server";
 
 let server: TestServer;
@@ -183,5 +186,45 @@ describe("guesses on one site from every address together", () => {
     expect((await reader.get(`/${slug}`)).status).toBe(200);
     const other = await protectedSite();
     expect((await visitor().post(`/${other.slug}/unlock`, { password: PASSWORD }, from("192.0.2.1"))).status).toBe(303);
+  });
+});
+
+describe("the on-demand TLS ask endpoint (ADR 024)", () => {
+  it("answers from the served-host registry, so it always agrees with the host check", async () => {
+    const { slug } = await protectedSite();
+    const { id } = await server.db
+      .selectFrom("workspaces")
+      .select("id")
+      .where("slug", "=", slug)
+      .executeTakeFirstOrThrow();
+    const hostname = `shop-${process.pid}.example.test`;
+    const at = isoNow();
+    // Verified behind the registry's back (as another node would): neither knows it before the registry reloads.
+    await server.db
+      .insertInto("site_domains")
+      .values({
+        id: newId(),
+        workspace_id: id,
+        hostname,
+        token: newId(),
+        status: "verified",
+        is_primary: 1,
+        redirect_path: 1,
+        diagnostics: "[]",
+        last_checked_at: null,
+        next_check_at: null,
+        verified_at: at,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const ask = (name: string) => fetch(`${server.url}/api/internal/domains/ask?domain=${encodeURIComponent(name)}`);
+    expect((await raw(server, "GET", "/", { host: hostname })).status).toBe(421);
+    expect((await ask(hostname)).status).toBe(404);
+
+    server.atrium.runtime.services.siteDomains.invalidate();
+    expect((await raw(server, "GET", "/unlock", { host: hostname })).status).toBe(200);
+    expect((await ask(hostname)).status).toBe(200);
+    expect((await ask(`${hostname.toUpperCase()}.`)).status).toBe(200);
   });
 });
