@@ -9,7 +9,6 @@ const SHOP = { hostname: "shop.example.com", workspaceId: "w1", slug: "shop" };
 const registry: SiteDomainRegistry = {
   siteOfHost: async (hostname) => (hostname === SHOP.hostname ? SHOP : null),
   primaryDomainOf: async (id) => (id === SHOP.workspaceId ? SHOP.hostname : null),
-  redirectsPathOf: async (id) => id === SHOP.workspaceId,
   pathRedirectOf: async (slug) =>
     slug === SHOP.slug ? { workspaceId: SHOP.workspaceId, domain: SHOP.hostname } : null,
   invalidate: () => {},
