@@ -86,7 +86,7 @@ describe("a protected site's images in the console", () => {
     expect((await visitor().get(path)).status).toBe(302);
   });
 
-  it("shows the images of the page preview and the branding preview", async () => {
+  it("shows the images of the page preview, the branding preview and the media library", async () => {
     const { owner, slug } = await protectedSite();
     const logo = await upload(owner, await png(400, 120, [120, 40, 20]), "logo.png");
     const photo = await upload(owner, await png(1200, 800, [20, 90, 160]), "hero.png");
@@ -123,7 +123,12 @@ describe("a protected site's images in the console", () => {
     const brandingImages = mediaPaths(await branding.text(), slug);
     expect(brandingImages.some((p) => p.includes(photoSha))).toBe(true);
 
-    for (const image of [...previewImages, ...brandingImages]) {
+    const library = await owner.get("/website/media");
+    expect(library.status).toBe(200);
+    const libraryImages = mediaPaths(await library.text(), slug);
+    expect(libraryImages.some((p) => p.includes(photoSha))).toBe(true);
+
+    for (const image of [...previewImages, ...brandingImages, ...libraryImages]) {
       const res = await owner.get(image);
       expect(res.status, image).toBe(200);
       expect(res.headers.get("content-type"), image).toMatch(/^image\//);
