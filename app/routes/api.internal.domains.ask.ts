@@ -20,7 +20,8 @@ export const loader = apiRoute({
       await requireAskCaller(request, context);
       const parsed = Domain.safeParse(new URL(request.url).searchParams.get("domain") ?? "");
       if (!parsed.success) throw invalid("Give the host name as ?domain=", [{ field: "domain", message: "Required" }]);
-      if (!(await isServedHostname(context.services.customDomains, parsed.data))) {
+      const { siteDomains, customDomains } = context.services;
+      if (!(await isServedHostname(siteDomains, customDomains.config, parsed.data))) {
         throw notFound(`${parsed.data} is not served here`);
       }
       return Response.json({ domain: parsed.data, served: true }, { headers: { "Cache-Control": "no-store" } });

@@ -451,6 +451,11 @@ describe("the on-demand TLS ask endpoint", () => {
     expect((await ask(OWN_HOST)).status).toBe(200);
     expect((await ask(`${OWN_HOST}.`)).status).toBe(200);
     expect((await ask("unknown.example.com")).status).toBe(404);
+    // A bare name only: what a URL authority would read as the own host is not that host.
+    expect((await ask(OWN_HOST.toUpperCase())).status).toBe(200);
+    for (const tricky of [`someone@${OWN_HOST}`, `${OWN_HOST}:443`, `${OWN_HOST}/x`, `evil.example.com@${OWN_HOST}`]) {
+      expect((await ask(tricky)).status, tricky).toBe(404);
+    }
     const none = await fetch(`${server.url}/api/internal/domains/ask`);
     expect(none.status).toBe(400);
     expect(await none.json()).toMatchObject({ statusCode: 400 });

@@ -18,7 +18,7 @@ import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { enqueueJob } from "~/modules/jobs/jobs.server";
 import { TIER_PLANS } from "~/modules/plans/tiers";
-import { configuredHosts } from "~/modules/hosts/hosts.server";
+import { configuredHosts, hostnameOf } from "~/modules/hosts/hosts.server";
 import {
   checkDns,
   recordsFor,
@@ -29,6 +29,7 @@ import {
   type PointingTarget,
 } from "./dns-check.server";
 import { normalizeHostname } from "./hostname.server";
+import type { SiteDomainRegistry } from "./registry.server";
 
 export const DOMAIN_CHECK_JOB = "domains.check";
 
@@ -461,17 +462,24 @@ export function domainsOf(services: DomainServices, workspaceId: string) {
 
 export type DomainsRepo = ReturnType<typeof domainsOf>;
 
-/** Whether Caddy may get a certificate for `hostname`: a serving custom domain or the deployment's own name. */
-export async function isServedHostname(services: DomainServices, hostname: string): Promise<boolean> {
-  const name = hostname.trim().toLowerCase().replace(/\.$/, "");
-  if (services.config.ownHosts.includes(name)) return true;
-  const row = await services.db
-    .selectFrom("site_domains")
-    .select("id")
-    .where("hostname", "=", name)
-    .where("status", "in", ["verified", "failing"])
-    .executeTakeFirst();
-  return row !== undefined;
+/**
+ * Whether Caddy may get a certificate for `hostname`: one of the deployment's own configured names, or a
+ * custom domain the registry serves (verified or failing). The registry is the one list the host check of
+ * server.ts reads too (ADR 025), so the proxy is never given a certificate for a name the app would then
+ * refuse with 421, nor refused one for a name it serves. Loopback names are not asked about: no certificate
+ * authority issues for them.
+ */
+export async function isServedHostname(
+  registry: Pick<SiteDomainRegistry, "siteOfHost">,
+  config: Pick<DomainsConfig, "ownHosts">,
+  hostname: string,
+): Promise<boolean> {
+  // A bare name only: `hostnameOf` parses a URL authority, where `a@b`, `b:1` or `b/c` would all read as `b`.
+  if (/[^\p{L}\p{N}.-]/u.test(hostname)) return false;
+  const name = hostnameOf(hostname);
+  if (name === null) return false;
+  if (config.ownHosts.includes(name)) return true;
+  return (await registry.siteOfHost(name)) !== null;
 }
 
 /**

@@ -42,8 +42,6 @@ export interface SiteDomainRegistry {
   siteOfHost(hostname: string): Promise<DomainSite | null>;
   /** The verified primary domain of a workspace's site, or null. */
   primaryDomainOf(workspaceId: string): Promise<string | null>;
-  /** Whether `/{slug}/*` on the deployment's host should answer 301 to the primary domain. */
-  redirectsPathOf(workspaceId: string): Promise<boolean>;
   /**
    * By the site's current slug (the first segment of a path on the deployment's host): where `/{slug}/*`
    * answers 301 to, or null when it does not (no primary domain, switched off, or the domain is failing).
@@ -60,7 +58,7 @@ export interface SiteDomainRegistry {
 
 interface Snapshot {
   byHost: Map<string, DomainSite>;
-  primaryOf: Map<string, { domain: string; redirect: boolean }>;
+  primaryOf: Map<string, string>;
   redirectBySlug: Map<string, PathRedirect>;
   aliasOf: Map<string, string>;
 }
@@ -93,7 +91,7 @@ async function load(db: Db): Promise<Snapshot> {
     if (row.is_primary !== 1 && primary) snapshot.aliasOf.set(row.hostname, primary);
     if (row.is_primary !== 1) continue;
     const redirect = row.redirect_path === 1 && row.status === "verified";
-    snapshot.primaryOf.set(row.workspace_id, { domain: row.hostname, redirect });
+    snapshot.primaryOf.set(row.workspace_id, row.hostname);
     if (redirect) snapshot.redirectBySlug.set(row.slug, { workspaceId: row.workspace_id, domain: row.hostname });
   }
   return snapshot;
@@ -157,8 +155,7 @@ export function siteDomainRegistry(db: Db, options: RegistryOptions = { refreshM
 
   return {
     siteOfHost: async (hostname) => (await current()).byHost.get(hostname) ?? null,
-    primaryDomainOf: async (workspaceId) => (await current()).primaryOf.get(workspaceId)?.domain ?? null,
-    redirectsPathOf: async (workspaceId) => (await current()).primaryOf.get(workspaceId)?.redirect ?? false,
+    primaryDomainOf: async (workspaceId) => (await current()).primaryOf.get(workspaceId) ?? null,
     pathRedirectOf: async (slug) => (await current()).redirectBySlug.get(slug) ?? null,
     aliasRedirectOf: async (hostname) => (await current()).aliasOf.get(hostname) ?? null,
     invalidate: () => {

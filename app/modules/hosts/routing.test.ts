@@ -11,7 +11,6 @@ const WWW = { ...SHOP, hostname: "www.shop.example.com" };
 const registry: SiteDomainRegistry = {
   siteOfHost: async (hostname) => (hostname === SHOP.hostname ? SHOP : hostname === WWW.hostname ? WWW : null),
   primaryDomainOf: async (id) => (id === SHOP.workspaceId ? SHOP.hostname : null),
-  redirectsPathOf: async (id) => id === SHOP.workspaceId,
   pathRedirectOf: async (slug) =>
     slug === SHOP.slug ? { workspaceId: SHOP.workspaceId, domain: SHOP.hostname } : null,
   aliasRedirectOf: async (hostname) => (hostname === WWW.hostname ? SHOP.hostname : null),

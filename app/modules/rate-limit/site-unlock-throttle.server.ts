@@ -5,9 +5,13 @@
  * Per site as well as per address: visitors behind one office NAT opening different businesses' sites do not
  * share an allowance, and one site's typos do not lock another.
  *
- * There is deliberately no per-site cap across addresses: it would let anyone lock every visitor out of a
- * site by failing on purpose. A site password has at least 8 characters and every guess costs an scrypt; the
- * per-address limit (with IPv6 counted per /64, `addressKey`) is what bounds a guesser.
+ * The scrypt work across addresses is bounded too (security review L5): at most `SITE_UNLOCK_SITE_MAX_ATTEMPTS`
+ * guesses a minute on one site, from everyone together, so a botnet or an IPv6 /48 (65,536 /64s) cannot keep
+ * the server's CPU busy with one site's `/unlock`. It slows, never locks out: the window is one minute, so a
+ * visitor is kept waiting a minute at most after the flood stops; visitors who already unlocked are not
+ * asked (their cookie is checked without scrypt); and an attempt refused by either limit costs no scrypt.
+ * To keep new visitors out, an attacker must go on sending 60 wrong guesses every minute from 180 or more
+ * addresses (each has 5 per 15 minutes); while they do, the cap holds that site's scrypt work to one a second.
  */
 import type { DatabaseHandle } from "~db/client";
 import { addressKey } from "~/lib/client-address";
@@ -16,6 +20,8 @@ import { createCounter, refuseIfSpent } from "./counter.server";
 /** Wrong passwords an address may try on one site per window. */
 export const SITE_UNLOCK_MAX_ATTEMPTS = 5;
 export const SITE_UNLOCK_WINDOW_MINUTES = 15;
+/** Guesses one site takes a minute from all addresses together: each costs an scrypt. */
+export const SITE_UNLOCK_SITE_MAX_ATTEMPTS = 60;
 
 export interface SiteUnlockAttempt {
   /** The password was right: the address starts afresh on this site. */
@@ -33,13 +39,26 @@ export function createSiteUnlockThrottle(handle: DatabaseHandle): SiteUnlockThro
     points: SITE_UNLOCK_MAX_ATTEMPTS,
     durationSeconds: SITE_UNLOCK_WINDOW_MINUTES * 60,
   });
+  const bySite = createCounter(handle, {
+    keyPrefix: "site-unlock-all",
+    points: SITE_UNLOCK_SITE_MAX_ATTEMPTS,
+    durationSeconds: 60,
+  });
   return {
     async begin(workspaceId, ip) {
       const key = `${workspaceId}\n${addressKey(ip)}`;
+      // The address first: one guesser refused here does not spend the site's allowance for everyone else.
       refuseIfSpent([await byAddress.consume(key)], "password attempts");
+      const site = await bySite.consume(workspaceId);
+      if (site.refused) {
+        // Not this address's doing: the attempt it was charged never reaches scrypt, so it gets it back.
+        await byAddress.reward(key, 1);
+        refuseIfSpent([site], "password attempts on this site");
+      }
       return {
         async succeeded() {
           await byAddress.delete(key);
+          await bySite.reward(workspaceId, 1);
         },
       };
     },

@@ -15,7 +15,8 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { Db } from "~db/client";
 import { now } from "~/lib/clock.server";
 import { brandingOf } from "~/modules/sites/branding.server";
-import { findWorkspaceBySlug } from "~/modules/tenancy/workspaces.server";
+import { readSession } from "~/modules/auth/sessions.server";
+import { findWorkspaceBySlug, workspaceOf } from "~/modules/tenancy/workspaces.server";
 import { SLUG_PATTERN } from "~/modules/tenancy/slug";
 import { linkBase } from "~/modules/sites/address.server";
 import type { SiteChrome } from "~/site/chrome";
@@ -119,9 +120,10 @@ export async function dataRequestGate(
 
 /**
  * The gate of a media file (`/{slug}/media/{name}`) of the site named `slug`, when that site exists: the
- * same as a page's, except that the site's logo and favicon stay open, as the unlock page shows them. An
- * answer of a protected site is made private (`privateMedia`). Nothing to do for a slug that names no site:
- * the media route answers its 404.
+ * same as a page's, except that the site's logo and favicon stay open, as the unlock page shows them, and so
+ * do all its files to a signed-in member of its workspace: the console's media library, page preview and
+ * branding preview load their images from here. An answer of a protected site is made private
+ * (`privateMedia`). Nothing to do for a slug that names no site: the media route answers its 404.
  */
 export async function mediaGate(context: AppLoadContext, request: Request, slug: string, name: string): Promise<void> {
   const { db } = context.services;
@@ -131,8 +133,24 @@ export async function mediaGate(context: AppLoadContext, request: Request, slug:
     await siteGate(context, request, site);
   } catch (thrown) {
     if (thrown instanceof Response && (await isBrandMark(db, site.id, name))) return;
+    // Asked only when the gate refuses, so a public site's files (and an unlocked visitor's) cost no session read.
+    if (thrown instanceof Response && (await isMemberOperator(context, request, site.id))) {
+      context.request.log.failure = undefined;
+      return;
+    }
     throw thrown;
   }
+}
+
+/**
+ * Whether the request carries a live operator session (the console's cookie, read as the operator guards
+ * read it) of a member of `workspaceId`, whatever workspace the console has selected and whatever the role:
+ * a viewer sees the same images in the console.
+ */
+async function isMemberOperator(context: AppLoadContext, request: Request, workspaceId: string): Promise<boolean> {
+  const session = await readSession(request, context);
+  if (!session) return false;
+  return (await workspaceOf(context.services.db, workspaceId).roleOf(session.user.id)) !== undefined;
 }
 
 async function isBrandMark(db: Db, workspaceId: string, name: string): Promise<boolean> {
@@ -174,6 +192,18 @@ export function safeNext(context: AppLoadContext, slug: string, next: string | n
   return `${path}${parsed.search}`;
 }
 
+/**
+ * Whether the visitor reached us over https, as far as this server can know: the request's scheme (Express
+ * takes X-Forwarded-Proto from a proxy TRUST_PROXY names, and Remix builds `request.url` from it), or, in
+ * production, a PUBLIC_URL that is https (server.ts's HSTS rule): a TLS proxy that is not trusted, or sends
+ * no X-Forwarded-Proto, still serves the deployment and its custom domains over https only.
+ */
+function reachedOverHttps(context: AppLoadContext, request: Request): boolean {
+  if (new URL(request.url).protocol === "https:") return true;
+  const { env } = context.services;
+  return env.production && (env.PUBLIC_URL?.startsWith("https:") ?? false);
+}
+
 export type UnlockResult = { ok: true; setCookie: string } | { ok: false };
 
 /**
@@ -194,7 +224,7 @@ export async function unlockSite(
   const value = signUnlock(unlockKey(context), site.id, cookieVersion, now().getTime());
   const setCookie = unlockCookieHeader(value, {
     path: linkBase(context, site.slug) || "/",
-    secure: new URL(request.url).protocol === "https:",
+    secure: reachedOverHttps(context, request),
   });
   return { ok: true, setCookie };
 }

@@ -24,8 +24,6 @@ export interface SiteAddress {
   base: LinkBase;
   /** The origin is the request's own (development without PUBLIC_URL): an answer naming it is `no-store`. */
   fromRequest: boolean;
-  /** The verified primary custom domain, when the site has one (whether or not the request used it). */
-  domain: string | null;
 }
 
 /**
@@ -48,14 +46,13 @@ export async function siteAddressOf(
   fallback: ResolvedOrigin | null,
 ): Promise<SiteAddress | null> {
   const domain = await services.siteDomains.primaryDomainOf(workspace.id);
-  if (domain) return { origin: `https://${domain}`, base: "", fromRequest: false, domain };
+  if (domain) return { origin: `https://${domain}`, base: "", fromRequest: false };
   const origin = fallback ?? (services.env.PUBLIC_URL ? { origin: services.env.PUBLIC_URL, fromRequest: false } : null);
   if (!origin) return null;
   return {
     origin: origin.origin.replace(/\/$/, ""),
     base: `/${workspace.slug}` as const,
     fromRequest: origin.fromRequest,
-    domain: null,
   };
 }
 

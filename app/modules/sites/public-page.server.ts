@@ -125,7 +125,6 @@ export async function loadPublicPage(
     origin: resolved.origin,
     base: resolved.finalBase,
     fromRequest: resolved.fromRequest,
-    domain: null,
   };
   const seo = found
     ? await headSeoOf(db, workspace, found.id, address, discovery)
