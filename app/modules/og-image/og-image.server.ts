@@ -16,8 +16,6 @@ import { themeHref } from "~/modules/sites/theme.server";
 import { rasteriseSvg, renderOgImage, type OgImageInput } from "./render.server";
 import { ogImageVersion, ogTitle } from "./version";
 
-const LOGO_HEIGHT = 240;
-
 /** Least recently used entries go first once the total passes `maxBytes`. */
 export class ByteLru {
   private readonly entries = new Map<string, Buffer>();
@@ -128,28 +126,68 @@ export interface OgImageAnswer {
   version: string;
 }
 
-/** The logo as satori can draw it: PNG and JPEG as they are, SVG rasterised; other formats are left out. */
-async function logoFor(store: BlobStore, logo: MediaItem | null): Promise<OgImageInput["logo"]> {
-  if (!logo) return null;
-  const bytes = await store.get(originalKey(logo.sha256));
-  if (!bytes) return null;
-  if (logo.contentType === "image/svg+xml") {
-    try {
-      const { png, width, height } = rasteriseSvg(bytes, LOGO_HEIGHT);
-      return { dataUrl: `data:image/png;base64,${png.toString("base64")}`, width, height };
-    } catch {
-      return null; // An SVG resvg cannot read: the image goes without a logo rather than failing.
-    }
-  }
-  if ((logo.contentType !== "image/png" && logo.contentType !== "image/jpeg") || !logo.width || !logo.height) {
-    return null;
-  }
+/**
+ * The box an SVG logo is rasterised into: twice the 420×120 the image draws it at (render.server.ts's markup),
+ * so it stays sharp, and never more (ADR 022).
+ */
+export const LOGO_BOX = { width: 840, height: 240 } as const;
+
+export interface LogoRasters {
+  /** The logo as satori can draw it: PNG and JPEG as they are, SVG rasterised once per file; else null. */
+  of(store: BlobStore, logo: MediaItem | null): Promise<OgImageInput["logo"]>;
+  /** How many SVGs have been rasterised (tests read it). */
+  readonly rasterised: number;
+}
+
+/**
+ * SVG logos rasterised once per file (by its sha256), not once per title: a site's every new title would
+ * otherwise rasterise its logo again. An SVG that is refused or unreadable is remembered as "no logo" (an empty
+ * entry), so it is not parsed again either.
+ */
+export function createLogoRasters(maxBytes: number): LogoRasters {
+  const rasters = new ByteLru(maxBytes);
+  let rasterised = 0;
   return {
-    dataUrl: `data:${logo.contentType};base64,${bytes.toString("base64")}`,
-    width: logo.width,
-    height: logo.height,
+    async of(store, logo) {
+      if (!logo) return null;
+      if (logo.contentType === "image/svg+xml") {
+        let png = rasters.get(logo.sha256);
+        if (!png) {
+          const bytes = await store.get(originalKey(logo.sha256));
+          if (!bytes) return null;
+          try {
+            rasterised++;
+            png = rasteriseSvg(bytes, LOGO_BOX).png;
+          } catch {
+            // Refused (an absurd size) or unreadable: the image goes without a logo rather than failing.
+            png = Buffer.alloc(0);
+          }
+          rasters.set(logo.sha256, png);
+        }
+        if (png.byteLength === 0) return null;
+        // The size from the PNG's IHDR chunk (bytes 16–23): what was drawn, not what the SVG declared.
+        const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+        return { dataUrl: `data:image/png;base64,${png.toString("base64")}`, width, height };
+      }
+      if ((logo.contentType !== "image/png" && logo.contentType !== "image/jpeg") || !logo.width || !logo.height) {
+        return null;
+      }
+      const bytes = await store.get(originalKey(logo.sha256));
+      if (!bytes) return null;
+      return {
+        dataUrl: `data:${logo.contentType};base64,${bytes.toString("base64")}`,
+        width: logo.width,
+        height: logo.height,
+      };
+    },
+    get rasterised() {
+      return rasterised;
+    },
   };
 }
+
+/** One per process: a rasterised logo is a few to a few dozen kB. */
+export const logoRasters = createLogoRasters(8 * 1024 * 1024);
 
 /** The share image of a workspace's site with `rawTitle` (trimmed and cut to 120 characters, never refused). */
 export async function ogImageOf(
@@ -157,6 +195,7 @@ export async function ogImageOf(
   workspace: { id: string; slug: string; name: string },
   rawTitle: string | null,
   cache: OgImageCache = ogImages,
+  logos: LogoRasters = logoRasters,
 ): Promise<OgImageAnswer> {
   const brand = brandingOf(services.db, workspace.id);
   const branding = await brand.get();
@@ -180,7 +219,7 @@ export async function ogImageOf(
           contrastRatio(branding.colors.accent, branding.colors.brand) >= 1.8
             ? branding.colors.accent
             : textOn(branding.colors.brand),
-        logo: await logoFor(services.fileStore, logo),
+        logo: await logos.of(services.fileStore, logo),
       }),
     );
   return { png, etag: `"og-${key}"`, version };
