@@ -120,9 +120,8 @@ export function chromeMeta(matches: readonly MatchLike[]): MetaDescriptor[] {
 
 /**
  * The share image of a page without one of its own and a site without a social image: the site's generated
- * og-image for the page's title (ADR 022), at the site's address. `chrome.origin` + `/{slug}` is the
- * deployment's address for now; once the layout carries the site's final address (a custom domain), this is
- * where it goes.
+ * og-image for the page's title (ADR 022), at the site's final address (`origin` + `finalBase`: its verified
+ * custom domain's root, else the deployment's `/{slug}`), the one social networks are given for the page.
  */
 export function generatedImage(
   chrome: SiteChrome,

@@ -202,3 +202,25 @@ describe("/{site}/og-image", () => {
     }
   });
 });
+
+describe("new renders per client address", () => {
+  let limited: TestServer;
+  afterAll(() => limited?.close());
+
+  it("answers 429 with Retry-After past the address's new renders, while cached images stay free", async () => {
+    limited = await startServer({ PUBLIC_URL, OG_RENDERS_PER_ADDRESS_PER_MINUTE: "3" });
+    const { client } = await signUp(limited.url);
+    const slug = `${SITE}-lim`;
+    await createWorkspace(client, "Limited Bakery", slug);
+    const get = (title: string) => new Client(limited.url).get(`/${slug}/og-image?title=${title}`);
+    for (const title of ["one", "two", "three"]) expect((await get(title)).status).toBe(200);
+    const refused = await get("four");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect(refused.headers.get("cache-control")).toBe("no-store");
+    expect(await refused.text()).toMatch(/Too many new share images/);
+    // Already drawn: served from the cache, not counted.
+    for (const title of ["one", "two", "three", "one"]) expect((await get(title)).status).toBe(200);
+  });
+});

@@ -82,6 +82,55 @@ it("refuses a render once its queue is full, and renders again once it drains", 
   await expect(cache.get("c", slow)).resolves.toEqual(Buffer.from("png"));
 });
 
+describe("fairness and admission", () => {
+  /** A render that waits for its release, and records when it started. */
+  function gated(started: string[], name: string) {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const render = async () => {
+      started.push(name);
+      await gate;
+      return Buffer.from(name);
+    };
+    return { render, release };
+  }
+
+  it("caps one site's waiting renders, leaving room for the others, and serves sites in turn", async () => {
+    const cache = createOgImageCache(1024, 1, 64, 2);
+    const started: string[] = [];
+    const a1 = gated(started, "a1");
+    const a2 = gated(started, "a2");
+    const a3 = gated(started, "a3");
+    const b1 = gated(started, "b1");
+    const running = cache.get("a1", a1.render, { group: "a" });
+    const waiting = [cache.get("a2", a2.render, { group: "a" }), cache.get("a3", a3.render, { group: "a" })];
+    await expect(cache.get("a4", async () => Buffer.from("a4"), { group: "a" })).rejects.toBeInstanceOf(OgImageBusy);
+    const other = cache.get("b1", b1.render, { group: "b" });
+    for (const gate of [a1, a2, b1, a3]) gate.release();
+    await Promise.all([running, ...waiting, other]);
+    // b1 came after a2 and a3, yet had its turn before a3.
+    expect(started).toEqual(["a1", "a2", "b1", "a3"]);
+  });
+
+  it("asks admission only before a render, never for a cached image", async () => {
+    const cache = createOgImageCache(1024);
+    let asked = 0;
+    const admit = async () => {
+      asked++;
+    };
+    await cache.get("k", async () => Buffer.from("png"), { group: "a", admit });
+    await cache.get("k", async () => Buffer.from("png"), { group: "a", admit });
+    expect(asked).toBe(1);
+    const refuse = async () => {
+      throw new Error("limited");
+    };
+    await expect(cache.get("new", async () => Buffer.from("png"), { group: "a", admit: refuse })).rejects.toThrow(
+      "limited",
+    );
+    expect(cache.renders).toBe(1);
+  });
+});
+
 const svgOf = (attributes: string) =>
   Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" ${attributes}><rect width="100%" height="100%" fill="#c00"/></svg>`,
