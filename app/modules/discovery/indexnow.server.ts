@@ -20,6 +20,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { AppServices } from "~/lib/context";
 import { invalid, issuesOf } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
+import { pageCount, pageOf } from "~/lib/pagination.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { enqueueJob, JobInterrupted, RetryableError, type Job, type JobControl } from "~/modules/jobs/jobs.server";
 import { OutboundError, outboundRequest } from "~/modules/outbound/outbound-http.server";
@@ -234,6 +235,41 @@ export async function indexNowAddresses(
   return {
     keyUrl: address ? siteUrl(address, "/indexnow") : `/${workspace.slug}/indexnow`,
     submissionsSkipped: !final,
+  };
+}
+
+/** Submissions a page of the console's list and of the editor API's answer holds. */
+export const INDEXNOW_PAGE_SIZE = 20;
+
+export interface IndexNowView {
+  enabled: boolean;
+  key: string | null;
+  /** Where the key file is (`indexNowAddresses`), whether IndexNow is on or not. */
+  keyUrl: string;
+  /** The site has no public address outside a request yet (PUBLIC_URL unset): submissions are skipped. */
+  submissionsSkipped: boolean;
+  submissions: { items: IndexNowSubmission[]; page: number; pages: number; total: number };
+}
+
+/** What the console's /discovery/indexnow and `GET /api/editor/discovery/seo/indexnow` show (`?page=`). */
+export async function indexNowView(
+  request: Request,
+  context: AppLoadContext,
+  workspace: { id: string; slug: string },
+): Promise<IndexNowView> {
+  const repo = indexNowOf(context.services.db, workspace.id);
+  const { page, ...window } = pageOf(request, INDEXNOW_PAGE_SIZE);
+  const [settings, submissions, addresses] = await Promise.all([
+    repo.settings(),
+    repo.submissions(window),
+    indexNowAddresses(request, context, workspace),
+  ]);
+  return {
+    enabled: settings.enabled,
+    key: settings.key,
+    keyUrl: addresses.keyUrl,
+    submissionsSkipped: addresses.submissionsSkipped,
+    submissions: { ...submissions, page, pages: pageCount(submissions.total, INDEXNOW_PAGE_SIZE) },
   };
 }
 
