@@ -1,7 +1,11 @@
 // GET /{site}/og-image?title=…[&v=…] — the site's share image for a title: a 1200×630 PNG in its brand
 // (app/modules/og-image). Page heads address it with `v=` (a hash of the brand): that address is cached for
-// a year; without `v`, or with an outdated one, for five minutes. A long title is cut, never refused.
+// a year; without `v`, or with an outdated one, for five minutes. A long title is cut, never refused. A client
+// address may start OG_RENDERS_PER_ADDRESS_PER_MINUTE new renders a minute (429 with Retry-After past it);
+// cached images are free. A full render queue answers 503 with Retry-After.
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { DomainError } from "~/lib/errors";
+import { failureCategory } from "~/lib/http.server";
 import { page } from "~/lib/routes.server";
 import { publicSiteOf } from "~/modules/discovery/technical.server";
 import { OgImageBusy, ogImageOf } from "~/modules/og-image/og-image.server";
@@ -23,13 +27,20 @@ export const loader = page("public", async ({ request, params, context }: Loader
   }
   let png: Buffer;
   try {
-    png = await image.png();
+    // Only a render is counted against the client's address: a cached image costs nothing.
+    png = await image.png(() => context.services.ogImageThrottle.take(context.request.ip));
   } catch (error) {
-    if (!(error instanceof OgImageBusy)) throw error;
-    context.request.log.failure = "server";
+    const limited = error instanceof DomainError && error.kind === "rate-limited";
+    if (!limited && !(error instanceof OgImageBusy)) throw error;
+    context.request.log.failure = failureCategory(limited ? 429 : 503);
+    const retryAfter = limited ? (error.detail.retryAfter ?? 60) : 5;
     return new Response(error.message, {
-      status: 503,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "5" },
+      status: limited ? 429 : 503,
+      headers: {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "no-store",
+        "Retry-After": String(retryAfter),
+      },
     });
   }
   return new Response(new Uint8Array(png), {

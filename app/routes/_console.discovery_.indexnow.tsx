@@ -5,10 +5,9 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { invalid } from "~/lib/errors";
 import { runForm, type FormResult } from "~/lib/forms.server";
-import { pageCount, pageOf } from "~/lib/pagination.server";
 import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
-import { indexNowAddresses, indexNowOf, type SubmissionStatus } from "~/modules/discovery/indexnow.server";
+import { indexNowOf, indexNowView, type SubmissionStatus } from "~/modules/discovery/indexnow.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import consoleIndexNowCss from "~/styles/console-indexnow.css?url";
 import { ConfirmForm } from "~/ui/confirm-form";
@@ -19,27 +18,19 @@ import { DISCOVERY_TABS, SectionTabs } from "~/ui/section-tabs";
 export const meta: MetaFunction = () => [{ title: "IndexNow · Discovery · Atrium" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: consoleIndexNowCss }];
 
-const PAGE_SIZE = 20;
-
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const { workspace, role } = await requireWorkspace(request, context, "viewer");
-  const repo = indexNowOf(context.services.db, workspace.id);
-  const { page, ...window } = pageOf(request, PAGE_SIZE);
-  const [settings, submissions, addresses] = await Promise.all([
-    repo.settings(),
-    repo.submissions(window),
-    indexNowAddresses(request, context, workspace),
-  ]);
+  const view = await indexNowView(request, context, workspace);
   return {
     canEdit: roleAtLeast(role, "editor"),
-    enabled: settings.enabled,
-    key: settings.key,
-    keyUrl: addresses.keyUrl,
-    siteBase: addresses.keyUrl.replace(/\/indexnow$/, ""),
-    submissionsSkipped: addresses.submissionsSkipped,
-    submissions: submissions.items,
-    page,
-    pages: pageCount(submissions.total, PAGE_SIZE),
+    enabled: view.enabled,
+    key: view.key,
+    keyUrl: view.keyUrl,
+    siteBase: view.keyUrl.replace(/\/indexnow$/, ""),
+    submissionsSkipped: view.submissionsSkipped,
+    submissions: view.submissions.items,
+    page: view.submissions.page,
+    pages: view.submissions.pages,
   };
 });
 

@@ -130,8 +130,8 @@ export function chromeMeta(matches: readonly MatchLike[], own: readonly MetaDesc
 
 /**
  * The share image of a page without one of its own and a site without a social image: the site's generated
- * og-image for the page's title (ADR 022), at the site's final address (its primary domain's, else
- * `/{slug}` on the deployment's).
+ * og-image for the page's title (ADR 022), at the site's final address (`origin` + `finalBase`: its verified
+ * custom domain's root, else the deployment's `/{slug}`), the one social networks are given for the page.
  */
 export function generatedImage(
   chrome: SiteChrome,

@@ -272,6 +272,66 @@ describe("submissions", () => {
     expect(received[2]!.body.urlList).toEqual([`${PUBLIC_URL}/${SITE}/retried`]);
   });
 
+  it("skips a protected site's submission, with the reason, and sends nothing", async () => {
+    expect((await owner.post("/settings/site", { visibility: "protected", password: "correct horse" })).status).toBe(
+      200,
+    );
+    try {
+      await newPublishedPage(owner, "Smith wedding gallery", "smith-wedding-gallery");
+      const [latest] = await settled();
+      expect(latest).toMatchObject({
+        status: "skipped",
+        error: "the site is protected by a password: its pages are not sent to search engines",
+      });
+      expect(received).toHaveLength(0);
+    } finally {
+      expect((await owner.post("/settings/site", { visibility: "public" })).status).toBe(200);
+    }
+  });
+
+  it("skips a site hidden from search engines, with the reason, and sends nothing", async () => {
+    expect((await call(owner, "PUT", "/api/editor/discovery/seo", { noindex: true })).status).toBe(200);
+    try {
+      await newPublishedPage(owner, "Hidden", "hidden");
+      const [latest] = await settled();
+      expect(latest).toMatchObject({
+        status: "skipped",
+        error: "the site is hidden from search engines (Search appearance)",
+      });
+      expect(received).toHaveLength(0);
+    } finally {
+      expect((await call(owner, "PUT", "/api/editor/discovery/seo", { noindex: false })).status).toBe(200);
+    }
+  });
+
+  it("leaves out pages that are noindex or whose canonical address is another page's", async () => {
+    const draft = async (title: string, slug: string, seo: Record<string, unknown>) => {
+      const created = await call(owner, "POST", "/api/editor/pages", { title, slug });
+      const id = created.body!.id as string;
+      const saved = await call(owner, "PUT", `/api/editor/discovery/seo/pages/${id}`, seo);
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      return id;
+    };
+    const secret = await draft("Staff rota", "staff-rota", { noindex: true });
+    const copy = await draft("About (print)", "about-print", { canonical: "/about" });
+    const itself = await draft("Menu", "menu", { canonical: `${PUBLIC_URL}/${SITE}/menu` });
+    for (const id of [secret, copy, itself]) {
+      expect((await call(owner, "POST", `/api/editor/pages/${id}/publish`)).status).toBe(200);
+    }
+    const [latest] = await settled();
+    expect(latest).toMatchObject({ status: "sent", urls: [`${PUBLIC_URL}/${SITE}/menu`] });
+    expect(received.map((r) => r.body.urlList)).toEqual([[`${PUBLIC_URL}/${SITE}/menu`]]);
+
+    // Unpublishing the noindex page does not send its address either: nothing is left, so nothing is sent.
+    expect((await call(owner, "POST", `/api/editor/pages/${secret}/unpublish`)).status).toBe(200);
+    const [after] = await settled();
+    expect(after).toMatchObject({
+      status: "skipped",
+      error: "its pages ask search engines not to index them, or name another page as their canonical address",
+    });
+    expect(received).toHaveLength(1);
+  });
+
   it("queues nothing while IndexNow is off", async () => {
     await call(owner, "PUT", "/api/editor/discovery/seo/indexnow", { enabled: false });
     const before = (await settings()).submissions.total;

@@ -159,4 +159,68 @@ describe("/{site}/og-image", () => {
     expect(res.status).toBe(503);
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
+
+  // Never with a truly huge SVG: the guard is tested with sizes refused before anything draws them.
+  it("refuses an SVG logo of absurd size at upload, and draws a wide one inside the logo's box", async () => {
+    const svg = (attributes: string) =>
+      new TextEncoder().encode(
+        `<svg xmlns="http://www.w3.org/2000/svg" ${attributes}><rect width="100%" height="100%" fill="#900"/></svg>`,
+      );
+    const send = (bytes: Uint8Array) =>
+      owner.request(`/api/editor/branding/media?filename=logo.svg`, {
+        method: "POST",
+        body: new Uint8Array(bytes),
+        headers: { "content-type": "image/svg+xml", origin: origin() },
+      });
+    for (const attributes of ['width="4000000" height="10"', 'viewBox="0 0 4000000 10"', 'width="12000mm"']) {
+      const refused = await send(svg(attributes));
+      expect(refused.status, attributes).toBe(400);
+      const body = (await refused.json()) as { issues: { field: string; message: string }[] };
+      expect(body.issues[0]).toMatchObject({ field: "file", message: expect.stringMatching(/at most 10,000/) });
+    }
+    const narrow = await send(svg('width="6000" height="100"'));
+    expect(narrow.status).toBe(400);
+    expect(((await narrow.json()) as { message: string }).message).toMatch(/more than 50 times/);
+
+    const wide = await send(svg('viewBox="0 0 4000 100"'));
+    expect(wide.status).toBe(201);
+    const { id: logoId } = (await wide.json()) as { id: string };
+    const saved = await api("PUT", "/api/editor/branding", {
+      logoId,
+      faviconId: null,
+      socialImageId: null,
+      colors: { brand: "#7a2e0e", accent: "#f2c14e", background: "#fffaf3", text: "#2b1d14" },
+      headingFont: "fraunces",
+      bodyFont: "inter",
+      corners: "soft",
+    });
+    expect(saved.status).toBe(200);
+    for (const title of ["Wide logo one", "Wide logo two"]) {
+      const drawn = await image(`/${SITE}/og-image?title=${encodeURIComponent(title)}`);
+      expect(drawn.res.status).toBe(200);
+      expect(pngSize(drawn.bytes)).toEqual({ width: 1200, height: 630 });
+    }
+  });
+});
+
+describe("new renders per client address", () => {
+  let limited: TestServer;
+  afterAll(() => limited?.close());
+
+  it("answers 429 with Retry-After past the address's new renders, while cached images stay free", async () => {
+    limited = await startServer({ PUBLIC_URL, OG_RENDERS_PER_ADDRESS_PER_MINUTE: "3" });
+    const { client } = await signUp(limited.url);
+    const slug = `${SITE}-lim`;
+    await createWorkspace(client, "Limited Bakery", slug);
+    const get = (title: string) => new Client(limited.url).get(`/${slug}/og-image?title=${title}`);
+    for (const title of ["one", "two", "three"]) expect((await get(title)).status).toBe(200);
+    const refused = await get("four");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect(refused.headers.get("cache-control")).toBe("no-store");
+    expect(await refused.text()).toMatch(/Too many new share images/);
+    // Already drawn: served from the cache, not counted.
+    for (const title of ["one", "two", "three", "one"]) expect((await get(title)).status).toBe(200);
+  });
 });

@@ -20,11 +20,15 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { AppServices } from "~/lib/context";
 import { invalid, issuesOf } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
+import { pageCount, pageOf } from "~/lib/pagination.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { enqueueJob, JobInterrupted, RetryableError, type Job, type JobControl } from "~/modules/jobs/jobs.server";
 import { OutboundError, outboundRequest } from "~/modules/outbound/outbound-http.server";
 import { resolveOrigin } from "~/modules/hosts/hosts.server";
-import { siteAddressOf, siteUrl } from "~/modules/sites/address.server";
+import { siteVisibilityOf } from "~/modules/site-access/visibility.server";
+import { siteAddressOf, siteUrl, type SiteAddress } from "~/modules/sites/address.server";
+import { pageSitePath } from "~/modules/sites/pages.server";
+import { discoverySettingsOf } from "./settings.server";
 
 export const INDEXNOW_JOB = "discovery.indexnow-submit";
 /** How long changes gather before one submission: a burst of publishes is one POST. */
@@ -234,6 +238,41 @@ export async function indexNowAddresses(
   };
 }
 
+/** Submissions a page of the console's list and of the editor API's answer holds. */
+export const INDEXNOW_PAGE_SIZE = 20;
+
+export interface IndexNowView {
+  enabled: boolean;
+  key: string | null;
+  /** Where the key file is (`indexNowAddresses`), whether IndexNow is on or not. */
+  keyUrl: string;
+  /** The site has no public address outside a request yet (PUBLIC_URL unset): submissions are skipped. */
+  submissionsSkipped: boolean;
+  submissions: { items: IndexNowSubmission[]; page: number; pages: number; total: number };
+}
+
+/** What the console's /discovery/indexnow and `GET /api/editor/discovery/seo/indexnow` show (`?page=`). */
+export async function indexNowView(
+  request: Request,
+  context: AppLoadContext,
+  workspace: { id: string; slug: string },
+): Promise<IndexNowView> {
+  const repo = indexNowOf(context.services.db, workspace.id);
+  const { page, ...window } = pageOf(request, INDEXNOW_PAGE_SIZE);
+  const [settings, submissions, addresses] = await Promise.all([
+    repo.settings(),
+    repo.submissions(window),
+    indexNowAddresses(request, context, workspace),
+  ]);
+  return {
+    enabled: settings.enabled,
+    key: settings.key,
+    keyUrl: addresses.keyUrl,
+    submissionsSkipped: addresses.submissionsSkipped,
+    submissions: { ...submissions, page, pages: pageCount(submissions.total, INDEXNOW_PAGE_SIZE) },
+  };
+}
+
 /** What IndexNow's documentation says each refusal means, for the console. */
 export function describeIndexNowStatus(status: number): string {
   switch (status) {
@@ -248,6 +287,61 @@ export function describeIndexNowStatus(status: number): string {
     default:
       return status >= 500 ? `The IndexNow service had an error (${status})` : `Unexpected answer (${status})`;
   }
+}
+
+export const PROTECTED_REASON = "the site is protected by a password: its pages are not sent to search engines";
+export const HIDDEN_REASON = "the site is hidden from search engines (Search appearance)";
+export const NOINDEX_PAGES_REASON =
+  "its pages ask search engines not to index them, or name another page as their canonical address";
+
+/**
+ * Why nothing of the site may be sent, or null: a protected site's pages answer with its unlock page, and a
+ * site hidden from search engines must not tell them where its pages are (robots.txt and sitemap.xml say the
+ * same). Read when the job sends, so a change made while the submission waited counts.
+ */
+async function closedReason(db: Db, workspaceId: string): Promise<string | null> {
+  if ((await siteVisibilityOf(db, workspaceId)) === "protected") return PROTECTED_REASON;
+  if ((await discoverySettingsOf(db, workspaceId)).noindex) return HIDDEN_REASON;
+  return null;
+}
+
+/**
+ * `sitePaths` less the pages that ask not to be indexed, or whose canonical address is another page's (the
+ * engines would be sent a URL the page itself disowns). A path no page has any more (deleted) is kept: the
+ * engine learns it is gone. A page's settings count whether it is published or not, so an unpublished noindex
+ * page's address is not sent either.
+ */
+async function indexablePaths(
+  db: Db,
+  workspaceId: string,
+  address: SiteAddress,
+  sitePaths: readonly string[],
+): Promise<string[]> {
+  if (sitePaths.length === 0) return [];
+  const pages = await db
+    .selectFrom("site_pages")
+    .leftJoin("site_page_seo", "site_page_seo.page_id", "site_pages.id")
+    .select(["site_pages.slug", "site_pages.is_home", "site_page_seo.noindex", "site_page_seo.canonical"])
+    .where("site_pages.workspace_id", "=", workspaceId)
+    .execute();
+  // A home page is at the site's address and, redirected from, at `/{slug}`: both are its paths here.
+  const bySitePath = new Map(
+    pages.flatMap((p) => [
+      [`/${p.slug}`, p] as const,
+      ...(p.is_home === 1 ? [[pageSitePath({ slug: p.slug, isHome: true }), p] as const] : []),
+    ]),
+  );
+  const comparable = (url: string) => url.replace(/\/+$/, "");
+  return sitePaths.filter((path) => {
+    const page = bySitePath.get(path);
+    if (!page) return true;
+    if (page.noindex === 1) return false;
+    if (!page.canonical) return true;
+    const canonical = page.canonical.startsWith("/")
+      ? siteUrl(address, page.canonical === "/" ? "" : page.canonical)
+      : page.canonical;
+    return comparable(canonical) === comparable(siteUrl(address, path));
+  });
 }
 
 const Payload = z.object({ submissionId: z.string() });
@@ -319,8 +413,24 @@ export function indexNowHandler(services: SubmitServices) {
         await record("skipped", { error: NO_ADDRESS_REASON });
         return;
       }
-      // A retry finds absolute URLs already (written before the first attempt): they stay as they were sent.
-      const urls = paths.map((p) => (/^https?:\/\//.test(p) ? p : siteUrl(address, p)));
+      const closed = await closedReason(db, workspaceId);
+      if (closed) {
+        await record("skipped", { error: closed });
+        return;
+      }
+      // A retry finds absolute URLs already (written before the first attempt, filtered then): they stay as sent.
+      const sent = paths.filter((p) => /^https?:\/\//.test(p));
+      const kept = await indexablePaths(
+        db,
+        workspaceId,
+        address,
+        paths.filter((p) => !/^https?:\/\//.test(p)),
+      );
+      const urls = [...sent, ...kept.map((p) => siteUrl(address, p))];
+      if (urls.length === 0) {
+        await record("skipped", { error: NOINDEX_PAGES_REASON });
+        return;
+      }
       const body = {
         host: new URL(address.origin).host,
         key: settings.key,

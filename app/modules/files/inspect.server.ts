@@ -150,8 +150,48 @@ async function inspectSvg(bytes: Uint8Array): Promise<InspectedFile> {
     FORBID_TAGS: ["foreignObject", "script"],
   });
   if (!/<svg[\s>]/i.test(clean)) throw refuse("This SVG could not be read. Export it again and retry");
+  const absurd = declaredSvgSizes(clean)
+    .map(([width, height]) => svgSizeProblem(width, height))
+    .find(Boolean);
+  if (absurd) throw refuse(absurd);
   const cleaned = new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?>\n${clean}`);
   return { bytes: cleaned, contentType: "image/svg+xml", ...svgSize(clean) };
+}
+
+/** The longest side and the widest aspect ratio an SVG may declare (ADR 022: the share image's logo). */
+export const SVG_MAX_SIDE = 10_000;
+export const SVG_MAX_ASPECT = 50;
+
+/**
+ * Why an SVG's size is refused, or null. An SVG is drawn at whatever size it declares: the share image
+ * rasterises a logo, and a 191-byte file declaring 4,000,000×10 once asked for a pixmap of gigabytes, which
+ * took the whole server down. Logos, icons and illustrations are far inside these bounds.
+ */
+export function svgSizeProblem(width: number, height: number): string | null {
+  if (width > SVG_MAX_SIDE || height > SVG_MAX_SIDE) {
+    return `This SVG declares a size of ${Math.round(width)}×${Math.round(height)}: its sides may be at most ${SVG_MAX_SIDE.toLocaleString("en")}. Export it at a smaller size`;
+  }
+  // A side it does not declare (0) is drawn at the size it is given: no proportion to judge.
+  if (width > 0 && height > 0 && Math.max(width / height, height / width) > SVG_MAX_ASPECT) {
+    return `This SVG is ${Math.round(width)}×${Math.round(height)}, more than ${SVG_MAX_ASPECT} times longer than it is high or wide. Crop it, or export it at its real proportions`;
+  }
+  return null;
+}
+
+const NUMBER = String.raw`([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)`;
+
+/** The sizes the root `<svg>` declares: its width and height (any unit, as numbers; 0 when absent), its viewBox's. */
+function declaredSvgSizes(svg: string): Array<[number, number]> {
+  const tag = /<svg\b[^>]*>/i.exec(svg)?.[0] ?? "";
+  const attr = (name: string) =>
+    Number(new RegExp(String.raw`\s${name}\s*=\s*["']\s*${NUMBER}`, "i").exec(tag)?.[1] ?? 0);
+  const sizes: Array<[number, number]> = [[attr("width"), attr("height")]];
+  const box = new RegExp(
+    String.raw`\sviewBox\s*=\s*["']\s*${NUMBER}[\s,]+${NUMBER}[\s,]+${NUMBER}[\s,]+${NUMBER}`,
+    "i",
+  ).exec(tag);
+  if (box) sizes.push([Number(box[3]), Number(box[4])]);
+  return sizes;
 }
 
 function svgSize(svg: string): { width: number | null; height: number | null } {

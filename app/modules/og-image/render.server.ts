@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Resvg } from "@resvg/resvg-js";
 import satori from "satori";
+import { svgSizeProblem } from "~/modules/files/inspect.server";
 
 export const OG_WIDTH = 1200;
 export const OG_HEIGHT = 630;
@@ -128,11 +129,29 @@ export async function renderOgImage(input: OgImageInput): Promise<Buffer> {
   return png;
 }
 
-/** An SVG logo as a PNG (resvg again: satori's own SVG support is partial), `height` pixels high. */
-export function rasteriseSvg(svg: Buffer, height: number): { png: Buffer; width: number; height: number } {
-  const rendered = new Resvg(svg, {
-    fitTo: { mode: "height", value: height },
-    font: { loadSystemFonts: false },
-  }).render();
+/** Thrown for an SVG whose own size is absurd (`svgSizeProblem`): it is never rasterised. */
+export class SvgRefused extends Error {}
+
+/**
+ * An SVG logo as a PNG (resvg again: satori's own SVG support is partial), scaled to fit inside `box`: the scale
+ * comes from both sides, so a wide logo is bounded by the box's width and a tall one by its height, and the
+ * pixmap is never larger than the box. Its own size is read from the parsed document (cheap: nothing is drawn)
+ * and refused when absurd, as uploads are, for logos stored before that check.
+ */
+export function rasteriseSvg(
+  svg: Buffer,
+  box: { width: number; height: number },
+): { png: Buffer; width: number; height: number } {
+  const options = { font: { loadSystemFonts: false } };
+  const own = new Resvg(svg, options);
+  const problem = svgSizeProblem(own.width, own.height);
+  if (problem || !(own.width > 0) || !(own.height > 0)) throw new SvgRefused(problem ?? "The SVG has no size");
+  const zoom = Math.min(box.width / own.width, box.height / own.height);
+  // Rounding up can add a pixel past the box: the mode that pins the bounded side keeps it exact.
+  const fitTo =
+    box.width / own.width <= box.height / own.height
+      ? ({ mode: "width", value: Math.max(1, Math.floor(own.width * zoom)) } as const)
+      : ({ mode: "height", value: Math.max(1, Math.floor(own.height * zoom)) } as const);
+  const rendered = new Resvg(svg, { ...options, fitTo }).render();
   return { png: rendered.asPng(), width: rendered.width, height: rendered.height };
 }

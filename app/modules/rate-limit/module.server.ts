@@ -2,6 +2,7 @@ import { defineModule } from "~/lib/module";
 import { createApiRateLimit, type ApiRateLimit } from "./api-rate-limit.server";
 import { createContactThrottle, type ContactThrottle } from "./contact-throttle.server";
 import { createInviteThrottle, type InviteThrottle } from "./invite-throttle.server";
+import { createOgImageThrottle, type OgImageThrottle } from "./og-image-throttle.server";
 import { createSiteUnlockThrottle, type SiteUnlockThrottle } from "./site-unlock-throttle.server";
 
 declare module "~/lib/context" {
@@ -14,6 +15,8 @@ declare module "~/lib/context" {
     contactThrottle: ContactThrottle;
     /** Password guesses on a protected site's unlock page, per client address and site. */
     siteUnlockThrottle: SiteUnlockThrottle;
+    /** New share images (renders, not cached images) per client address. */
+    ogImageThrottle: OgImageThrottle;
   }
 }
 
@@ -24,5 +27,6 @@ export const rateLimitModule = defineModule({
     inviteThrottle: createInviteThrottle(database),
     contactThrottle: createContactThrottle(database, env.CONTACT_MESSAGES_PER_ADDRESS_PER_HOUR),
     siteUnlockThrottle: createSiteUnlockThrottle(database),
+    ogImageThrottle: createOgImageThrottle(database, env.OG_RENDERS_PER_ADDRESS_PER_MINUTE),
   }),
 });

@@ -141,9 +141,6 @@ async function writeWithRetry(db: Db, write: (trx: Db) => Promise<void>): Promis
 
 const parse = (json: string): PageContent => JSON.parse(json) as PageContent;
 
-/** A page's path on its site for IndexNow: `""` is the site's own address (the home page). */
-const indexNowPath = (row: { slug: string; is_home: number }) => (row.is_home === 1 ? "" : `/${row.slug}`);
-
 type PageRow = SitePagesTable;
 
 function summaryOf(row: PageRow): PageSummary {
@@ -392,7 +389,7 @@ export function pagesOf(db: Db, workspaceId: string) {
           .execute();
         await addRevision(trx, row, "published", row.draft, actor);
         await audit(trx, actor, "page.published", { pageId: id, slug: row.slug });
-        await queueIndexNow(trx, workspaceId, [indexNowPath(row)]);
+        await queueIndexNow(trx, workspaceId, [pageSitePath({ slug: row.slug, isHome: row.is_home === 1 })]);
       });
       return self.get(id);
     },
@@ -409,7 +406,8 @@ export function pagesOf(db: Db, workspaceId: string) {
           .execute();
         await audit(trx, actor, "page.unpublished", { pageId: id, slug: row.slug });
         // Search engines recrawl it and drop it (it answers 404 now).
-        if (row.published !== null) await queueIndexNow(trx, workspaceId, [indexNowPath(row)]);
+        if (row.published !== null)
+          await queueIndexNow(trx, workspaceId, [pageSitePath({ slug: row.slug, isHome: row.is_home === 1 })]);
       });
       return self.get(id);
     },
