@@ -231,6 +231,20 @@ describe("addresses typed with the slug, and the home page's URL", () => {
     expect(own.headers.location).toBe("/menu");
   });
 
+  it("refuses a loop made of targets typed with the slug, as it refuses one without", async () => {
+    const first = await api(s.client, "/api/editor/discovery/seo/redirects", {
+      method: "POST",
+      body: { from: "/loop-a", to: `/${s.slug}/loop-b` },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const second = await api(s.client, "/api/editor/discovery/seo/redirects", {
+      method: "POST",
+      body: { from: "/loop-b", to: `/${s.slug}/loop-a` },
+    });
+    expect(second.status, JSON.stringify(second.body)).toBe(400);
+    expect(JSON.stringify(second.body)).toContain("round in a circle");
+  });
+
   it("puts a canonical typed as `/{slug}/menu` at the final address once, and leaves that page out of the sitemap", async () => {
     const saved = await api(s.client, `/api/editor/discovery/seo/pages/${s.pages.about}`, {
       method: "PUT",

@@ -15,6 +15,7 @@ import { conflict, invalid, isDomainError, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { discoverySettingsOf, type DiscoverySettings } from "./settings.server";
+import { rebaseSiteHref } from "~/modules/sites/navigation.server";
 import { isSitePath, normaliseSitePath, type PageSeoInput, type RedirectInput, type RedirectStatus } from "./rules";
 
 export interface DiscoveryActor {
@@ -184,14 +185,20 @@ export function discoveryOf(db: Db, workspaceId: string) {
   /**
    * Refuses a redirect from `from` to `target` that would send a visitor round in a circle: following the
    * redirects from the target (with this one in place) must never come back to `from`. Only site paths are
-   * followed: an absolute URL leaves the site's redirects.
+   * followed: an absolute URL leaves the site's redirects. A target typed with the slug (`/{slug}/menu`) is the
+   * site path it names, as the public side reads it (`redirectLocation`).
    */
   async function assertNoLoop(trx: Db, from: string, target: string, ignoreId: string | null) {
+    const { slug } = await trx
+      .selectFrom("workspaces")
+      .select("slug")
+      .where("id", "=", workspaceId)
+      .executeTakeFirstOrThrow();
     const seen = new Set<string>();
     let next = target;
     for (let hop = 0; hop < MAX_CHAIN; hop++) {
       if (!isSitePath(next)) return;
-      const path = normaliseSitePath(next);
+      const path = normaliseSitePath(rebaseSiteHref(next, slug, ""));
       if (path === from) {
         const chain = [from, ...seen, from].join(" → ");
         throw invalid("This redirect would send visitors round in a circle", [
