@@ -10,6 +10,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, createWorkspace, signUp } from "../helpers/client";
+import { upload } from "../helpers/files";
 import { startServer, type TestServer } from "../helpers/server";
 
 let server: TestServer;
@@ -181,6 +182,13 @@ describe("/{site}/og-image", () => {
     const narrow = await send(svg('width="6000" height="100"'));
     expect(narrow.status).toBe(400);
     expect(((await narrow.json()) as { message: string }).message).toMatch(/more than 50 times/);
+
+    // The console's media library says it beside the file field.
+    const page = await upload(owner, "/website/media", svg('width="4000000" height="10"'), "wide.svg", {
+      intent: "upload",
+    });
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain("This SVG declares a size of 4000000×10: its sides may be at most 10,000");
 
     const wide = await send(svg('viewBox="0 0 4000 100"'));
     expect(wide.status).toBe(201);
