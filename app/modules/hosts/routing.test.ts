@@ -119,7 +119,7 @@ describe("routeHost on an alias domain (maintainer #13)", () => {
 describe("routeHost under npm run dev (maintainer #13)", () => {
   const vitePaths = [
     "/@vite/client",
-    "/@fs/work/atrium/node_modules/x.js",
+    "/@fs/srv/atrium/node_modules/x.js",
     "/@id/__x00__virtual:remix/inject-hmr-runtime",
     "/@react-refresh",
     "/__vite_ping",
