@@ -40,6 +40,9 @@ const BASELINES = {
  * with (`route` or `page`); `headers` is optional, either an object or an async function of the running server
  * ({ baseUrl, databaseUrl }), for a token that must be obtained at run time.
  */
+/** The demo site's custom domain in the custom-domain target (made verified by `benchDomain`). */
+const BENCH_DOMAIN = "harbor.bench.test";
+
 const TARGETS = [
   // Atrium's counterpart of the reference's /api/live: what Atrium's own pipeline costs on top of bare Remix.
   { name: "liveness (Atrium's pipeline)", path: "/api/health/live", like: "route" },
@@ -227,8 +230,6 @@ function benchPages({ databaseUrl }, count) {
     db.close();
   }
 }
-
-const BENCH_DOMAIN = "harbor.bench.test";
 
 /**
  * Makes `BENCH_DOMAIN` a verified primary domain of the demo site, as the domains console would once its DNS
