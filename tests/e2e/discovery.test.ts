@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../helpers/axe";
-import { browserSuite, finishSignUp } from "../helpers/browser";
+import { browserSuite, signUpWithWorkspace } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
 
 // axe is injected as a script tag, which the console's CSP refuses otherwise.
@@ -36,16 +36,7 @@ async function apiPost(path: string, data: unknown) {
 beforeAll(async () => {
   page = await suite.context.newPage();
   const email = uniqueEmail("discovery-e2e");
-  await page.goto(`${suite.server.url}/signup`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await finishSignUp(page, suite.server, email);
-  await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
-  await page.getByLabel("Name").fill("Harbor Bakery");
-  await page.getByLabel("Site address").fill(SITE);
-  await page.getByRole("button", { name: "Create workspace" }).click();
-  await page.getByRole("heading", { name: /Get started/ }).waitFor();
+  await signUpWithWorkspace(page, suite.server, { email, password: PASSWORD, name: "Harbor Bakery", slug: SITE });
   for (const [title, slug, description] of [
     ["Welcome", "welcome", "Fresh bread by the harbour, every morning."],
     ["About us", "about", "Who we are."],

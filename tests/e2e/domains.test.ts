@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../helpers/axe";
-import { browserSuite, finishSignUp } from "../helpers/browser";
+import { browserSuite, signUpWithWorkspace } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
 import { startFakeDns, type FakeDns } from "../helpers/fake-dns";
 
@@ -38,16 +38,12 @@ beforeAll(async () => {
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   page = await suite.context.newPage();
   const email = uniqueEmail("domains-e2e");
-  await page.goto(`${suite.server.url}/signup`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await finishSignUp(page, suite.server, email);
-  await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
-  await page.getByLabel("Name").fill("Crumb & Co");
-  await page.getByLabel("Site address").fill(`crumb-${process.pid}`);
-  await page.getByRole("button", { name: "Create workspace" }).click();
-  await page.getByRole("heading", { name: /Get started/ }).waitFor();
+  await signUpWithWorkspace(page, suite.server, {
+    email,
+    password: PASSWORD,
+    name: "Crumb & Co",
+    slug: `crumb-${process.pid}`,
+  });
 });
 
 /** axe at both widths, and a screenshot of each for review. */

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../helpers/axe";
-import { browserSuite, finishSignUp, openBrowser } from "../helpers/browser";
+import { browserSuite, signUpWithWorkspace, openBrowser } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
 
 // axe is injected into the pages, so this browser bypasses the CSP; the visitor's browser below does not.
@@ -28,16 +28,12 @@ beforeAll(async () => {
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   operator = await suite.context.newPage();
   const email = uniqueEmail("protected-e2e");
-  await operator.goto(`${suite.server.url}/signup`);
-  await operator.getByLabel("Email").fill(email);
-  await operator.getByLabel("Password").fill("a long enough password");
-  await operator.getByRole("button", { name: "Create account" }).click();
-  await finishSignUp(operator, suite.server, email);
-  await operator.getByRole("heading", { name: "Your workspaces" }).waitFor();
-  await operator.getByLabel("Name").fill("Quiet Atelier");
-  await operator.getByLabel("Site address").fill(SLUG);
-  await operator.getByRole("button", { name: "Create workspace" }).click();
-  await operator.getByRole("heading", { name: /Get started/ }).waitFor();
+  await signUpWithWorkspace(operator, suite.server, {
+    email,
+    password: "a long enough password",
+    name: "Quiet Atelier",
+    slug: SLUG,
+  });
 
   const browser = await openBrowser();
   visitor = { page: await browser.context.newPage(), close: browser.close };

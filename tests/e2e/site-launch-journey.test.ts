@@ -10,7 +10,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserSuite, finishSignUp } from "../helpers/browser";
+import { browserSuite, signUpWithWorkspace } from "../helpers/browser";
 import { uniqueEmail } from "../helpers/client";
 import { startFakeDns, type FakeDns } from "../helpers/fake-dns";
 
@@ -39,16 +39,7 @@ beforeAll(async () => {
   onDomain = `http://${DOMAIN}:${new URL(suite.server.url).port}`;
   page = await suite.context.newPage();
   const email = uniqueEmail("launch-e2e");
-  await page.goto(`${suite.server.url}/signup`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await finishSignUp(page, suite.server, email);
-  await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
-  await page.getByLabel("Name").fill("Launch Bakery");
-  await page.getByLabel("Site address").fill(SLUG);
-  await page.getByRole("button", { name: "Create workspace" }).click();
-  await page.getByRole("heading", { name: /Get started/ }).waitFor();
+  await signUpWithWorkspace(page, suite.server, { email, password: PASSWORD, name: "Launch Bakery", slug: SLUG });
   // Two published pages (the page editor has its own journey): the console's JSON API, as the editor uses it.
   for (const [title, slug] of [
     ["Welcome", "welcome"],

@@ -105,3 +105,24 @@ export async function finishSignUp(page: Page, server: TestServer, email: string
   await page.goto(`${server.url}${link}`);
   await page.getByRole("button", { name: "Create my account" }).click();
 }
+
+/**
+ * A new operator through the real pages: sign-up form, the e-mailed link, then a first workspace named `name`
+ * at `/{slug}`; the page ends on its Get started checklist.
+ */
+export async function signUpWithWorkspace(
+  page: Page,
+  server: TestServer,
+  account: { email: string; password: string; name: string; slug: string },
+): Promise<void> {
+  await page.goto(`${server.url}/signup`);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await finishSignUp(page, server, account.email);
+  await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
+  await page.getByLabel("Name").fill(account.name);
+  await page.getByLabel("Site address").fill(account.slug);
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await page.getByRole("heading", { name: /Get started/ }).waitFor();
+}
