@@ -5,6 +5,7 @@
  */
 import type { AtriumModule } from "~/lib/module";
 import { authModule } from "./auth/module.server";
+import { cacheModule } from "./cache/module.server";
 import { contactsModule } from "./contacts/module.server";
 import { indexNowModule } from "./discovery/indexnow-module.server";
 import { domainsModule } from "./domains/module.server";
@@ -23,6 +24,7 @@ export const MODULES: readonly AtriumModule[] = [
   hostsModule,
   domainsModule,
   secretsModule,
+  cacheModule,
   mailModule,
   outboundModule,
   rateLimitModule,

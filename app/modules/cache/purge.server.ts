@@ -1,0 +1,61 @@
+/**
+ * The one way a write makes public pages current (issue 15, item 2; ADR 026): module functions that change what
+ * a public answer shows call `writeAndPurge` (a transaction whose commit purges the tags) or, after a write that
+ * needs no transaction, `purgeTags`. The console, the editor API and the event receivers all reach the same
+ * module function, so there is one copy of each write and one purge.
+ *
+ * The cache a database's writes purge is found from the database handle itself (registered by the cache module
+ * at bootstrap), so repositories keep their `(db, workspaceId)` shape. A handle with no cache registered (the
+ * CLI, seeds, unit tests) purges nothing here; on Postgres its announcement still reaches every running node.
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "~db/schema";
+import type { Db } from "~db/client";
+
+export interface CachePurger {
+  /**
+   * Inside the writing transaction, so it takes effect exactly at commit: on Postgres a NOTIFY every node
+   * receives (a rolled-back write announces nothing); on SQLite nothing (one node).
+   */
+  announce(trx: Kysely<Database>, tags: readonly string[]): Promise<void>;
+  /** After commit: this process's cache, its observers and the outbound purge hook. */
+  purged(tags: readonly string[]): void;
+}
+
+const purgers = new WeakMap<Db, CachePurger>();
+
+/** Called once per database handle by the cache module. */
+export function registerPurger(db: Db, purger: CachePurger): void {
+  purgers.set(db, purger);
+}
+
+export function purgerOf(db: Db): CachePurger | undefined {
+  return purgers.get(db);
+}
+
+/**
+ * Runs `work` in a transaction of `db` and purges the tags it names when (and only if) it commits. `work` adds
+ * tags with `purge(...)` as it learns what it changes (a page's id, its old and new slug).
+ */
+export async function writeAndPurge<T>(
+  db: Db,
+  work: (trx: Transaction<Database>, purge: (...tags: string[]) => void) => Promise<T>,
+): Promise<T> {
+  const tags = new Set<string>();
+  const purger = purgers.get(db);
+  const result = await db.transaction().execute(async (trx) => {
+    const value = await work(trx, (...more) => more.forEach((tag) => tags.add(tag)));
+    if (purger && tags.size) await purger.announce(trx, [...tags]);
+    return value;
+  });
+  if (purger && tags.size) purger.purged([...tags]);
+  return result;
+}
+
+/** After a write that committed on its own (a single statement): announce and purge at once. */
+export async function purgeTags(db: Db, tags: readonly string[]): Promise<void> {
+  const purger = purgers.get(db);
+  if (!purger || tags.length === 0) return;
+  await purger.announce(db, tags);
+  purger.purged(tags);
+}
