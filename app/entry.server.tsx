@@ -14,6 +14,7 @@ import { contractFor } from "~/lib/access-contract.server";
 import { failureCategory } from "~/lib/http.server";
 import { dataRequestGate, isPrivateSiteAnswer } from "~/modules/site-access/gate.server";
 import { isHiddenFromSearchEngines } from "~/modules/sites/chrome.server";
+import { isCacheableAnswer, stripCacheHeaders } from "~/modules/sites/page-cache";
 import { hydrates } from "~/ui/handle";
 import { NonceContext } from "~/ui/nonce";
 
@@ -76,8 +77,11 @@ export default function handleRequest(
     contentSecurityPolicy(interactive, nonce, loadContext.services.devServer, loadContext.request.formActionSources),
   );
   // A protected site's page (ADR 023) is for the visitor who unlocked it only, whatever its route said.
-  if (isPrivateSiteAnswer(loadContext)) responseHeaders.set("Cache-Control", "private, no-store");
+  if (isPrivateSiteAnswer(loadContext)) stripCacheHeaders(responseHeaders, "private, no-store");
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
+  // Only a 200 is shared (ADR 026): an error page (a 404 inside a site's frame, a 503) carries no tags, whatever
+  // the layout declared for the page it did not become.
+  else if (responseStatusCode !== 200 && isCacheableAnswer(responseHeaders)) stripCacheHeaders(responseHeaders, "no-store");
   // A site hidden from search engines (ADR 021): every page of it, whatever its route's head says.
   if (isHiddenFromSearchEngines(loadContext)) responseHeaders.set("X-Robots-Tag", "noindex");
 
@@ -129,7 +133,7 @@ export async function handleDataRequest(
   if (!params.site) return response;
   const locked = await dataRequestGate(context, request, params.site);
   if (locked) return locked;
-  if (isPrivateSiteAnswer(context)) response.headers.set("Cache-Control", "private, no-store");
+  if (isPrivateSiteAnswer(context)) stripCacheHeaders(response.headers, "private, no-store");
   return response;
 }
 

@@ -2,6 +2,7 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { page } from "~/lib/routes.server";
+import { mergeCacheHeaders, NOT_CACHEABLE } from "~/modules/sites/page-cache";
 import { PAGE_SLUG_PATTERN } from "~/modules/sites/blocks";
 import { loadPublicPage, redirectOrNotFound } from "~/modules/sites/public-page.server";
 import { PageContentView } from "~/site/blocks";
@@ -24,9 +25,9 @@ export const loader = page("public", ({ request, context, params }: LoaderFuncti
 
 const ownMeta: MetaFunction<typeof loader> = ({ data }) => pageHead(data, false);
 
-export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => ({
-  "Cache-Control": loaderHeaders.get("Cache-Control") ?? parentHeaders.get("Cache-Control") ?? "no-store",
-});
+// The layout's tags (the site's frame) and the page's own (ADR 026).
+export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders, errorHeaders }) =>
+  errorHeaders ? NOT_CACHEABLE : mergeCacheHeaders(parentHeaders, loaderHeaders);
 
 // With the site's favicon, theme colour and sharing image: a page's `meta` replaces the layout's.
 export const meta = withSiteChrome(ownMeta);

@@ -1,15 +1,17 @@
 // /{site}/contact — the site's contact page: the contact form (posting to POST /api/v1/contact) and the ways
 // to reach the business from its profile. The form's outcome is in the query (`?sent=1`, `?error=…`), so the
 // page is the same for every visitor who asks for one address: cacheable, no token, nothing anyone typed.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { page } from "~/lib/routes.server";
+import { mergeCacheHeaders, NOT_CACHEABLE } from "~/modules/sites/page-cache";
 import { resolveSiteBySlug } from "~/modules/access/site.server";
 import { publicAddressOf } from "~/modules/sites/public-address.server";
 import { policiesOf } from "~/modules/sites/policies.server";
 import { policyPath } from "~/modules/sites/policy-kinds";
 import { ContactForm } from "~/site/contact-form";
-import { contactFormState, contactPagePath } from "~/site/contact-form-state";
+import { CONTACT_QUERY, contactFormState, contactPagePath } from "~/site/contact-form-state";
+import { publicCacheHeaders } from "~/modules/cache/headers";
 import { siteMeta } from "~/site/meta";
 import { withSiteChrome } from "~/site/chrome";
 
@@ -22,14 +24,18 @@ export const loader = page("public", async ({ request, params, context }: Loader
     policiesOf(context.services.db, id).get("privacy"),
     publicAddressOf(request, context, site.workspace),
   ]);
-  return {
-    name,
-    slug,
-    privacyHref: privacy?.published ? policyPath(address.base, "privacy") : undefined,
-    origin: address.origin,
-    finalBase: address.finalBase,
-    state: contactFormState(new URL(request.url).searchParams),
-  };
+  return data(
+    {
+      name,
+      slug,
+      privacyHref: privacy?.published ? policyPath(address.base, "privacy") : undefined,
+      origin: address.origin,
+      finalBase: address.finalBase,
+      state: contactFormState(new URL(request.url).searchParams),
+    },
+    // The form's outcome is in the query: each outcome is its own cached page (ADR 026).
+    { headers: publicCacheHeaders({ tags: [], varyQuery: CONTACT_QUERY }) },
+  );
 });
 
 const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
@@ -119,6 +125,11 @@ function ContactDetails({ profile }: { profile?: ProfileContact }) {
     </aside>
   );
 }
+
+// The layout's tags (the site's frame: this page shows the profile and the privacy policy, both `settings`) and
+// the query it varies on (ADR 026). No per-visitor token: the form posts to the contact API.
+export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders, errorHeaders }) =>
+  errorHeaders ? NOT_CACHEABLE : mergeCacheHeaders(parentHeaders, loaderHeaders);
 
 // With the site's favicon, theme colour and sharing image: a page's `meta` replaces the layout's.
 export const meta = withSiteChrome(ownMeta);

@@ -3,11 +3,13 @@
 // off. Submissions name this address as their `keyLocation`, so it works under the site's base path too.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
+import { publicCacheHeaders } from "~/modules/cache/headers";
+import { cacheTags } from "~/modules/cache/tags";
 import { publicSiteOf } from "~/modules/discovery/technical.server";
 import { indexNowOf } from "~/modules/discovery/indexnow.server";
 
-const text = (body: string, status: number, cache = "no-store") =>
-  new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": cache } });
+const text = (body: string, status: number) =>
+  new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   // A former address has no key file: the key names the site's current address.
@@ -17,6 +19,11 @@ export const loader = page("public", async ({ request, params, context }: Loader
     context.request.log.failure = "missing-data";
     return text("Not found", 404);
   }
-  // Short: a replaced key must be the one engines find within minutes.
-  return text(settings.key, 200, "public, max-age=300");
+  // Tagged (ADR 026): a replaced key purges it (`settings`), so engines find the new one at once.
+  return new Response(settings.key, {
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      ...publicCacheHeaders({ tags: [cacheTags.workspace(workspace.id), cacheTags.settings(workspace.id)] }),
+    },
+  });
 });

@@ -13,7 +13,8 @@ export const loader = page("public", async ({ request, params, context }: Loader
   return new Response(body, {
     headers: {
       "Content-Type": "text/plain; charset=utf-8",
-      "Cache-Control": site.cacheControl,
+      // The site's summary (`settings`) and its list of pages.
+      ...site.cacheHeaders(["pages"]),
       // Served to AI crawlers on request, but not a page for a search engine's index of a hidden site.
       ...(site.settings.noindex ? { "X-Robots-Tag": "noindex" } : {}),
     },

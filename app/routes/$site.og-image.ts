@@ -1,12 +1,14 @@
 // GET /{site}/og-image?title=…[&v=…] — the site's share image for a title: a 1200×630 PNG in its brand
 // (app/modules/og-image). Page heads address it with `v=` (a hash of the brand): that address is cached for
-// a year; without `v`, or with an outdated one, for five minutes. A long title is cut, never refused. A client
+// a year; without `v`, or with an outdated one, revalidated at each use (a shared cache keeps it until purged). A long title is cut, never refused. A client
 // address may start OG_RENDERS_PER_ADDRESS_PER_MINUTE new renders a minute (429 with Retry-After past it);
 // cached images are free. A full render queue answers 503 with Retry-After.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { DomainError } from "~/lib/errors";
 import { failureCategory } from "~/lib/http.server";
 import { page } from "~/lib/routes.server";
+import { publicCacheHeaders } from "~/modules/cache/headers";
+import { cacheTags } from "~/modules/cache/tags";
 import { publicSiteOf } from "~/modules/discovery/technical.server";
 import { OgImageBusy, ogImageOf } from "~/modules/og-image/og-image.server";
 
@@ -16,7 +18,12 @@ export const loader = page("public", async ({ request, params, context }: Loader
   const image = await ogImageOf(context.services, workspace, query.get("title"));
   const headers = {
     "Content-Type": "image/png",
-    "Cache-Control": query.get("v") === image.version ? "public, max-age=31536000, immutable" : "public, max-age=300",
+    // Tagged for the page cache (ADR 026): the site's name, brand and logo; one entry per title and `v`.
+    ...publicCacheHeaders({
+      tags: [cacheTags.workspace(workspace.id), cacheTags.branding(workspace.id), cacheTags.media(workspace.id)],
+      varyQuery: ["title", "v"],
+    }),
+    ...(query.get("v") === image.version ? { "Cache-Control": "public, max-age=31536000, immutable" } : {}),
     ETag: image.etag,
     // Social networks' crawlers fetch it from their own origins.
     "Cross-Origin-Resource-Policy": "cross-origin",

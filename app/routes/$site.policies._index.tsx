@@ -1,7 +1,8 @@
 // /{site}/policies — the site's published policies (privacy, terms, refund, shipping), each linking to its page.
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { page } from "~/lib/routes.server";
+import { mergeCacheHeaders, NOT_CACHEABLE } from "~/modules/sites/page-cache";
 import { resolveSiteBySlug } from "~/modules/access/site.server";
 import { publicAddressOf } from "~/modules/sites/public-address.server";
 import { policiesOf, policyDescription } from "~/modules/sites/policies.server";
@@ -38,6 +39,10 @@ const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
         description: `How ${data.name} handles your data, orders, refunds and deliveries.`,
       })
     : [];
+
+// The layout's tags (the site's frame: this page shows its profile and policies, both `settings`), ADR 026.
+export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders, errorHeaders }) =>
+  errorHeaders ? NOT_CACHEABLE : mergeCacheHeaders(parentHeaders, loaderHeaders);
 
 // With the site's favicon, theme colour and sharing image: a page's `meta` replaces the layout's.
 export const meta = withSiteChrome(ownMeta);

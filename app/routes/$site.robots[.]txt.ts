@@ -12,6 +12,6 @@ export const loader = page("public", async ({ request, params, context }: Loader
   const site = await technicalSite(request, context, params.site);
   const closed = site.settings.noindex || site.visibility === "protected";
   return new Response(robotsTxt(site.base, closed, siteUrl(site.address, "/sitemap.xml")), {
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": site.cacheControl },
+    headers: { "Content-Type": "text/plain; charset=utf-8", ...site.cacheHeaders() },
   });
 });

@@ -11,7 +11,8 @@ export const loader = page("public", async ({ request, params, context }: Loader
   const closed = site.settings.noindex || site.visibility === "protected";
   const entries = closed ? [] : await sitemapEntries(context.services.db, site.workspace, site.address);
   const asked = new URL(request.url).searchParams.get("page");
-  const headers = { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": site.cacheControl };
+  // The list of pages and policies (`pages`; policies are `settings`), one page of it per `?page=`.
+  const headers = { "Content-Type": "application/xml; charset=utf-8", ...site.cacheHeaders(["pages"], ["page"]) };
   const paged = entries.length > SITEMAP_MAX_URLS;
   if (asked === null) {
     return new Response(paged ? sitemapIndexXml(site.address, entries) : sitemapXml(entries), { headers });

@@ -3,6 +3,8 @@
 // immutable; any other (no `v`, or an outdated one) is revalidated every time, so it is never stale.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
+import { publicCacheHeaders } from "~/modules/cache/headers";
+import { cacheTags } from "~/modules/cache/tags";
 import { resolveSitePage } from "~/modules/access/site.server";
 import { brandingOf } from "~/modules/sites/branding.server";
 import { themeCss, themeHash } from "~/modules/sites/theme.server";
@@ -22,9 +24,14 @@ export const loader = page("public", async ({ request, params, context }: Loader
   const hash = themeHash(css);
   const etag = `"${hash}"`;
   const current = new URL(request.url).searchParams.get("v") === hash;
+  // Tagged for the page cache (ADR 026): the brand it is made of; each `v` is its own entry.
   const headers = {
     "Content-Type": "text/css; charset=utf-8",
-    "Cache-Control": current ? "public, max-age=31536000, immutable" : "public, max-age=0, must-revalidate",
+    ...publicCacheHeaders({
+      tags: [cacheTags.workspace(site.workspace.id), cacheTags.branding(site.workspace.id)],
+      varyQuery: ["v"],
+    }),
+    ...(current ? { "Cache-Control": "public, max-age=31536000, immutable" } : {}),
     ETag: etag,
   };
   if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });

@@ -1,4 +1,4 @@
-import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { resolveSitePage } from "~/modules/access/site.server";
 import { movedSite } from "~/modules/hosts/moved-site.server";
@@ -8,6 +8,9 @@ import { publicAddressOf } from "~/modules/sites/public-address.server";
 import type { RouteHandle } from "~/ui/handle";
 import siteCss from "~/styles/site.css?url";
 import { page } from "~/lib/routes.server";
+import { now } from "~/lib/clock.server";
+import { publicCacheHeaders } from "~/modules/cache/headers";
+import { mergeCacheHeaders, nextLocalMidnight, NOT_CACHEABLE, siteFrameTags } from "~/modules/sites/page-cache";
 import { canonicalOf, chromeMeta, SITE_LAYOUT_ID, type SiteChrome } from "~/site/chrome";
 import { SiteFrame } from "~/site/frame";
 import { siteMeta } from "~/site/meta";
@@ -17,7 +20,7 @@ export const handle: RouteHandle = { hydrate: false };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteCss }];
 
-export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs): Promise<SiteChrome> => {
+export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   context.request.log.callerType = "public";
   const site = await resolveSitePage(context.services.db, params.site);
   if (site && "movedTo" in site) throw movedSite(request, context, site.movedTo);
@@ -37,14 +40,21 @@ export const loader = page("public", async ({ request, params, context }: Loader
   }
   // A protected site (ADR 023): redirects to its unlock page unless this visitor unlocked it.
   const gate = await siteGate(context, request, site.workspace);
-  const chrome = await loadSiteChrome(
-    context.services.db,
-    site.workspace,
-    await publicAddressOf(request, context, site.workspace),
-    gate.state !== "public",
-  );
+  const address = await publicAddressOf(request, context, site.workspace);
+  const chrome = await loadSiteChrome(context.services.db, site.workspace, address, gate.state !== "public");
   if (chrome.noindex) hideFromSearchEngines(context);
-  return gate.state === "locked" ? lockedChrome(chrome) : chrome;
+  // The page cache (ADR 026): every page of a public site is the same for all its visitors and shows the
+  // site's frame (its tags), and "today" (the footer's year, upcoming exceptions to the opening hours) until
+  // the site's next local midnight. A protected site is never shared (entry.server.tsx makes it private);
+  // an answer naming the request's own origin (no PUBLIC_URL) is not kept either.
+  const headers =
+    gate.state !== "public" || address.fromRequest
+      ? NOT_CACHEABLE
+      : publicCacheHeaders({
+          tags: siteFrameTags(site.workspace.id),
+          until: nextLocalMidnight(chrome.profile.timeZone, now()),
+        });
+  return data<SiteChrome>(gate.state === "locked" ? lockedChrome(chrome) : chrome, { headers });
 });
 
 /**
@@ -80,11 +90,10 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location, err
   return [...own, ...chromeMeta(matches, own)];
 };
 
-// Revalidated on every visit until the tagged page cache (DESIGN rule 7) lands with the sites issue. An error
-// answer keeps the Cache-Control it was thrown with.
-export const headers: HeadersFunction = ({ errorHeaders }) => ({
-  "Cache-Control": errorHeaders?.get("Cache-Control") ?? "public, max-age=0, must-revalidate",
-});
+// The layout's cache headers (its tags), which each page route merges with its own (`mergeCacheHeaders`). An
+// error answer is never cached: entry.server.tsx strips the tags of anything but a 200.
+export const headers: HeadersFunction = ({ loaderHeaders, errorHeaders }) =>
+  errorHeaders ? { "Cache-Control": errorHeaders.get("Cache-Control") ?? "no-store" } : mergeCacheHeaders(loaderHeaders);
 
 export default function SiteLayout() {
   const chrome = useLoaderData<typeof loader>();

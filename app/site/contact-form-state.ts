@@ -28,6 +28,9 @@ export const CONTACT_FIELD_ERRORS: Record<ContactField, string> = {
 
 const FIELDS = Object.keys(CONTACT_FIELD_ERRORS) as ContactField[];
 
+/** The query parameters the contact page shows (its cache varies on them, ADR 026); any other bypasses the cache. */
+export const CONTACT_QUERY = ["sent", "error", "field"] as const;
+
 /** The contact page under a site's link base (`/{slug}`, or "" on its own domain). */
 export const contactPagePath = (base: LinkBase) => `${base}/contact`;
 

@@ -13,6 +13,7 @@ import robotsParser from "robots-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, createWorkspace, signUp } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
+import { PUBLIC_CACHE_CONTROL } from "~/modules/cache/headers";
 
 const run = promisify(execFile);
 const SCHEMAS = resolve(__dirname, "../fixtures/sitemaps");
@@ -135,7 +136,7 @@ describe("a site with pages, a translation, a hidden page and policies", () => {
     const res = await visitor().get(`/${slug}/robots.txt`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+    expect(res.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
     const text = await res.text();
     const robots = robotsParser(`${BASE}/${slug}/robots.txt`, text);
     for (const path of ["", "/", "/about", "/accounting", "/policies/privacy", "/sitemap.xml"])
@@ -162,7 +163,7 @@ describe("a site with pages, a translation, a hidden page and policies", () => {
     const res = await visitor().get(`/${slug}/sitemap.xml`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/xml; charset=utf-8");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+    expect(res.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
     const xml = await res.text();
     const validated = await xmllint(xml, "sitemap-hreflang.xsd");
     expect(validated.output).toContain("validates");
@@ -194,7 +195,7 @@ describe("a site with pages, a translation, a hidden page and policies", () => {
     const res = await visitor().get(`/${slug}/llms.txt`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+    expect(res.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
     expect(await res.text()).toBe(
       [
         "# Harbor tech",

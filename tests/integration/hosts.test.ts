@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace, signUp } from "../helpers/client";
 import { raw } from "../helpers/raw-request";
 import { startServer, type TestServer } from "../helpers/server";
+import { PUBLIC_CACHE_CONTROL } from "~/modules/cache/headers";
 
 const METADATA = "/.well-known/oauth-authorization-server";
 const misdirected = (host: string) => ({
@@ -118,7 +119,7 @@ describe("with PUBLIC_URL, behind a trusted proxy", () => {
     await createWorkspace(client, "Canon Bakery", "canon-bakery");
     const res = await raw(server, "GET", "/canon-bakery", { host: new URL(server.url).host });
     expect(res.status).toBe(200);
-    expect(res.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    expect(res.headers["cache-control"]).toBe(PUBLIC_CACHE_CONTROL);
     expect(res.body).toContain(`<link rel="canonical" href="${BASE}/canon-bakery"/>`);
     expect(res.body).toContain(`<meta property="og:url" content="${BASE}/canon-bakery"/>`);
     expect(res.body).not.toContain("127.0.0.1");

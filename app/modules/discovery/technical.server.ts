@@ -1,7 +1,7 @@
 /**
  * What the technical routes (`/{site}/robots.txt`, `/{site}/sitemap.xml`, `/{site}/llms.txt`) share: the site
  * as the `$site` layout resolves it (`publicSiteOf`), its final address, its settings and visibility, and the Cache-Control
- * of a public page (revalidated at each use; `no-store` when the answer names an origin taken from the request).
+ * headers of a cacheable answer (tagged, ADR 026; `no-store` when the answer names an origin taken from the request).
  */
 import type { AppLoadContext } from "@remix-run/node";
 import { resolveSitePage } from "~/modules/access/site.server";
@@ -10,7 +10,9 @@ import { movedSite } from "~/modules/hosts/moved-site.server";
 import type { Workspace } from "~/modules/tenancy/workspaces.server";
 import { siteVisibilityOf } from "~/modules/site-access/visibility.server";
 import { linkBase, siteAddressOf } from "~/modules/sites/address.server";
-import { PUBLIC_CACHE } from "~/modules/sites/public-page.server";
+import { publicCacheHeaders } from "~/modules/cache/headers";
+import { cacheTags, type TagKind } from "~/modules/cache/tags";
+import { NOT_CACHEABLE } from "~/modules/sites/page-cache";
 import { discoverySettingsOf } from "./settings.server";
 
 const plainText = (body: string, status: number) =>
@@ -64,7 +66,23 @@ export async function technicalSite(request: Request, context: AppLoadContext, s
     base: linkBase(context, workspace.slug),
     settings,
     visibility,
-    cacheControl: address.fromRequest ? "no-store" : PUBLIC_CACHE,
+    /**
+     * The answer's cache headers (ADR 026): the workspace, its settings (discovery, visibility) and domains (the
+     * addresses it names) and the `kinds` the file shows besides; `varyQuery` the parameters it answers to.
+     * Not cacheable when it names the request's own origin (no PUBLIC_URL).
+     */
+    cacheHeaders: (kinds: readonly TagKind[] = [], varyQuery?: readonly string[]): Record<string, string> =>
+      address.fromRequest
+        ? { ...NOT_CACHEABLE }
+        : publicCacheHeaders({
+            tags: [
+              cacheTags.workspace(workspace.id),
+              cacheTags.settings(workspace.id),
+              cacheTags.domains(workspace.id),
+              ...kinds.map((kind) => cacheTags.of(workspace.id, kind)),
+            ],
+            varyQuery,
+          }),
   };
 }
 

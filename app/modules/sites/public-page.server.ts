@@ -6,7 +6,7 @@
  */
 import { data, type AppLoadContext } from "@remix-run/node";
 import { atBase, type LinkBase } from "~/lib/link-base";
-import { cacheControlFor, resolveOrigin } from "~/modules/hosts/hosts.server";
+import { resolveOrigin } from "~/modules/hosts/hosts.server";
 import { resolveSiteBySlug, resolveSitePage } from "~/modules/access/site.server";
 import { headSeoOf, redirectFor, redirectLocation, type HeadSeo } from "~/modules/discovery/public.server";
 import { discoverySettingsOf } from "~/modules/discovery/settings.server";
@@ -14,6 +14,9 @@ import { linkBase } from "./address.server";
 import type { PageContent, PublicImage, PublicImages } from "./blocks";
 import { imagesOf, pageSitePath, publishedPage } from "./pages.server";
 import { publicAddressOf } from "./public-address.server";
+import { cacheTags } from "~/modules/cache/tags";
+import { publicCacheHeaders } from "~/modules/cache/headers";
+import { NOT_CACHEABLE } from "./page-cache";
 
 export interface PublicPageData {
   siteName: string;
@@ -36,6 +39,13 @@ export interface PublicPageData {
 
 /** Shared caches may keep a public page, and ask again before each use (an edit shows at the next request). */
 export const PUBLIC_CACHE = "public, max-age=0, must-revalidate";
+
+/**
+ * A redirect the site answers (the operator's, or a page's slug to the home page): not kept by a shared cache
+ * (ADR 026: only a 200 is cached, and it is tagged), and not for ever by a browser (a 301 without Cache-Control
+ * is): tomorrow the address may be a page again.
+ */
+const REDIRECT_CACHE = "no-store";
 
 const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
 
@@ -66,7 +76,7 @@ export async function redirectOrNotFound(
             linkBase(context, site.workspace.slug),
             url.search,
           ),
-          "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
+          "Cache-Control": REDIRECT_CACHE,
         },
       });
     }
@@ -103,7 +113,7 @@ export async function loadPublicPage(
         status: 301,
         headers: {
           Location: `${atBase(resolved.base)}${new URL(request.url).search}`,
-          "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
+          "Cache-Control": REDIRECT_CACHE,
         },
       });
     // No page answers: a redirect the operator set up from this address (discovery, ADR 021) may.
@@ -113,7 +123,7 @@ export async function loadPublicPage(
         status: moved.status,
         headers: {
           Location: redirectLocation(moved.target, workspace.slug, resolved.base, new URL(request.url).search),
-          "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE),
+          "Cache-Control": REDIRECT_CACHE,
         },
       });
     context.request.log.failure = "missing-data";
@@ -158,7 +168,13 @@ export async function loadPublicPage(
       : null,
     seo,
   };
+  // Its own tags, merged with the layout's by the route (ADR 026): the page; on the home address also the
+  // list of pages, as which page is home (or the welcome, while none is published) changes with it.
+  const tags = [
+    ...(found ? [cacheTags.page(workspace.id, found.id)] : []),
+    ...(pageSlug === null ? [cacheTags.pages(workspace.id)] : []),
+  ];
   return data(body, {
-    headers: { "Cache-Control": cacheControlFor(resolved, PUBLIC_CACHE) },
+    headers: resolved.fromRequest ? NOT_CACHEABLE : publicCacheHeaders({ tags }),
   });
 }
