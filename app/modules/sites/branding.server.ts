@@ -17,6 +17,8 @@ import type { SiteBrandingTable } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
 import { invalid, type FieldIssue } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { mediaOf, type MediaItem } from "~/modules/files/media.server";
 import { contrastRatio, normalizeHex, type Hex } from "./contrast";
 import { contrastChecks, MIN_TEXT_CONTRAST, type BrandColors } from "./palette";
@@ -196,7 +198,9 @@ export function brandingOf(db: Db, workspaceId: string) {
         corner_style: value.corners,
         updated_at: at,
       };
-      await db.transaction().execute(async (trx) => {
+      // Every page of the site shows its brand (theme.css, logo, favicon, sharing image): ADR 026.
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.branding(workspaceId));
         await trx
           .insertInto("site_branding")
           .values({ workspace_id: workspaceId, ...columns, import_status: "none", import_progress: 0 })

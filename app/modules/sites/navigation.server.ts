@@ -9,6 +9,8 @@ import { isoNow } from "~/lib/clock.server";
 import { invalid, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import {
   MAX_LINKS_PER_AREA,
   NavLabel,
@@ -79,7 +81,7 @@ export async function siteNavigation(
   return result;
 }
 
-/** The console's side: list, add, rename, move and remove links. */
+/** The console's side: list, add, rename, move and remove links; each change purges the site's navigation (ADR 026). */
 export function navigationOf(db: Db, workspaceId: string) {
   const links = () => db.selectFrom("site_nav_links").where("site_nav_links.workspace_id", "=", workspaceId);
 
@@ -141,7 +143,8 @@ export function navigationOf(db: Db, workspaceId: string) {
 
     async add(actor: PageActor, input: NavLinkInput): Promise<void> {
       await assertPage(input.pageId);
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.navigation(workspaceId));
         const stats = await trx
           .selectFrom("site_nav_links")
           .select((eb) => [eb.fn.max("position").as("last"), eb.fn.countAll().as("n")])
@@ -175,7 +178,8 @@ export function navigationOf(db: Db, workspaceId: string) {
         throw invalid(message, [{ field: `label.${id}`, message }]);
       }
       await linkOrThrow(id);
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.navigation(workspaceId));
         await trx
           .updateTable("site_nav_links")
           .set({ label: parsed.data })
@@ -200,7 +204,8 @@ export function navigationOf(db: Db, workspaceId: string) {
       if (!other) return;
       const order = siblings.map((s) => s.id);
       [order[index], order[index + direction]] = [order[index + direction]!, order[index]!];
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.navigation(workspaceId));
         // Renumber the whole area: positions stay 1..n whatever earlier edits left.
         for (const [i, linkId] of order.entries()) {
           await trx
@@ -216,7 +221,8 @@ export function navigationOf(db: Db, workspaceId: string) {
 
     async remove(actor: PageActor, id: string): Promise<void> {
       await linkOrThrow(id);
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.navigation(workspaceId));
         await trx.deleteFrom("site_nav_links").where("workspace_id", "=", workspaceId).where("id", "=", id).execute();
         await audit(trx, actor, "navigation.link_removed", { linkId: id });
       });

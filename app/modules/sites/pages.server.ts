@@ -14,6 +14,8 @@ import { isoNow } from "~/lib/clock.server";
 import { conflict, invalid, notFound, type FieldIssue } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { queueIndexNow } from "~/modules/discovery/indexnow.server";
 import { mediaOf, mediaSrc, mediaSrcSet, toMediaItem, type MediaItem } from "~/modules/files/media.server";
 import {
@@ -121,15 +123,18 @@ function isSlugTaken(error: unknown): boolean {
   return constraint === "site_pages_workspace_slug" || String(message ?? "").includes("site_pages.slug");
 }
 
+type Purge = (...tags: string[]) => void;
+
 /**
- * Runs `write` in one transaction. Two writes at once can both read "no home page yet" or the same last
- * revision number, and the database's unique indexes refuse the second: it runs again (it then reads what the
- * first wrote) rather than failing. A taken address is the operator's to fix: a 409 on the slug field.
+ * Runs `write` in one transaction, which purges the public pages it names when it commits (ADR 026). Two
+ * writes at once can both read "no home page yet" or the same last revision number, and the database's unique
+ * indexes refuse the second: it runs again (it then reads what the first wrote) rather than failing. A taken
+ * address is the operator's to fix: a 409 on the slug field.
  */
-async function writeWithRetry(db: Db, write: (trx: Db) => Promise<void>): Promise<void> {
+async function writeWithRetry(db: Db, write: (trx: Db, purge: Purge) => Promise<void>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await db.transaction().execute(write);
+      await writeAndPurge(db, write);
       return;
     } catch (error) {
       if (isSlugTaken(error)) throw slugTaken();
@@ -235,14 +240,29 @@ export function pagesOf(db: Db, workspaceId: string) {
     await recordWorkspaceEvent(trx, workspaceId, { action, actorUserId: actor.userId, detail, ip: actor.ip });
   }
 
-  /** Stores `input` as the draft (and a "saved" revision) inside `trx`; answers the stored row. */
+  /**
+   * What the public site shows of a page, purged when it changes (ADR 026): the page itself; the lists of
+   * pages (sitemap.xml, llms.txt, the home address) and the navigation (a link shows a page at its address,
+   * while it is published) when its address or publication changes.
+   */
+  const pageTags = (id: string, listed: boolean) => [
+    cacheTags.page(workspaceId, id),
+    ...(listed ? [cacheTags.pages(workspaceId), cacheTags.navigation(workspaceId)] : []),
+  ];
+
+  /**
+   * Stores `input` as the draft (and a "saved" revision) inside `trx`. The public copy is untouched, but the
+   * address is the page's at once: a published page's new slug purges it and the lists that link it.
+   */
   async function writeDraft(
     trx: Db,
+    purge: Purge,
     actor: PageActor,
     row: PageRow,
     input: PageDraftInput,
     kind: "saved" | "restored",
   ) {
+    if (row.published !== null && row.slug !== input.slug) purge(...pageTags(row.id, true));
     const draft = JSON.stringify(renderDraft(input));
     const at = isoNow();
     await trx
@@ -309,6 +329,7 @@ export function pagesOf(db: Db, workspaceId: string) {
       const id = newId();
       const at = isoNow();
       const draft = JSON.stringify(renderDraft({ title: input.title, description: input.description, blocks }));
+      // Nothing public yet: a draft is not shown, nor its navigation link (shown once the page is published).
       await writeWithRetry(db, async (trx) => {
         const hasHome = await trx
           .selectFrom("site_pages")
@@ -365,8 +386,8 @@ export function pagesOf(db: Db, workspaceId: string) {
     /** Saves the draft (the public copy is untouched until publish). */
     async saveDraft(actor: PageActor, id: string, input: PageDraftInput): Promise<PageView> {
       await checkDraft(input);
-      await writeWithRetry(db, async (trx) => {
-        await writeDraft(trx, actor, await rowOrThrow(id, trx), input, "saved");
+      await writeWithRetry(db, async (trx, purge) => {
+        await writeDraft(trx, purge, actor, await rowOrThrow(id, trx), input, "saved");
       });
       return self.get(id);
     },
@@ -374,12 +395,14 @@ export function pagesOf(db: Db, workspaceId: string) {
     /** Publishes the draft (saving `input` first when given, in the same transaction). */
     async publish(actor: PageActor, id: string, input?: PageDraftInput): Promise<PageView> {
       if (input) await checkDraft(input);
-      await writeWithRetry(db, async (trx) => {
+      await writeWithRetry(db, async (trx, purge) => {
         let row = await rowOrThrow(id, trx);
         if (input) {
-          await writeDraft(trx, actor, row, input, "saved");
+          await writeDraft(trx, purge, actor, row, input, "saved");
           row = await rowOrThrow(id, trx);
         }
+        // Its content; the lists (the sitemap's date, llms.txt's titles, the navigation) on every publish.
+        purge(...pageTags(id, true));
         const at = isoNow();
         await trx
           .updateTable("site_pages")
@@ -396,8 +419,9 @@ export function pagesOf(db: Db, workspaceId: string) {
 
     /** Takes the page off the public site (404 from the next request); the draft stays. */
     async unpublish(actor: PageActor, id: string): Promise<PageView> {
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
         const row = await rowOrThrow(id, trx);
+        if (row.published !== null) purge(...pageTags(id, true));
         await trx
           .updateTable("site_pages")
           .set({ published: null, published_at: null, has_changes: 0, updated_at: isoNow() })
@@ -417,8 +441,9 @@ export function pagesOf(db: Db, workspaceId: string) {
      * others remain, deleting it would leave `/{site}` on the "on its way" welcome with pages published.
      */
     async remove(actor: PageActor, id: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
         const row = await rowOrThrow(id, trx);
+        if (row.published !== null) purge(...pageTags(id, true));
         // The site's address would lose its page while others remain: the operator chooses the next home first.
         if (row.is_home === 1) {
           const other = await trx
@@ -447,7 +472,7 @@ export function pagesOf(db: Db, workspaceId: string) {
 
     /** Makes `id` the page at `/{site}` (the previous home page becomes an ordinary page at its slug). */
     async makeHome(actor: PageActor, id: string): Promise<PageView> {
-      await writeWithRetry(db, async (trx) => {
+      await writeWithRetry(db, async (trx, purge) => {
         const row = await rowOrThrow(id, trx);
         if (row.is_home === 1) return;
         const former = await trx
@@ -480,6 +505,8 @@ export function pagesOf(db: Db, workspaceId: string) {
           .where("id", "=", id)
           .execute();
         await audit(trx, actor, "page.home_changed", { pageId: id, slug: row.slug });
+        // Both pages change address (the site's address shows another page), and the menu's links with them.
+        purge(...pageTags(id, true), ...(former ? pageTags(former.id, true) : []));
         // The site's address shows another page, and both pages' own addresses changed meaning.
         if (row.published !== null || former?.published)
           await queueIndexNow(trx, workspaceId, [
@@ -556,8 +583,9 @@ export function pagesOf(db: Db, workspaceId: string) {
         // Images deleted since are dropped rather than refusing the restore.
         blocks: await withoutMissingImages(db, workspaceId, editableBlocks(content)),
       };
-      await writeWithRetry(db, async (trx) => {
-        await writeDraft(trx, actor, await rowOrThrow(id, trx), input, "restored");
+      // A draft again: the public copy changes when the operator publishes it (the address is kept).
+      await writeWithRetry(db, async (trx, purge) => {
+        await writeDraft(trx, purge, actor, await rowOrThrow(id, trx), input, "restored");
         await audit(trx, actor, "page.restored", { pageId: id, revision: number });
       });
       return self.get(id);

@@ -11,6 +11,8 @@ import { isoNow } from "~/lib/clock.server";
 import { invalid, notFound, type FieldIssue } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { markdownToText, renderMarkdown } from "./markdown.server";
 import { POLICY_KINDS, POLICY_LABELS, POLICY_MAX_LENGTH, policyPath, type PolicyKind } from "./policy-kinds";
 import { policyTemplate } from "./policy-templates";
@@ -91,6 +93,10 @@ export function policiesOf(db: Db, workspaceId: string) {
       .where("workspace_id", "=", workspaceId)
       .select(["kind", "title", "markdown", "html", "published", "updated_at"]);
 
+  // The footer's policy links, the policy pages, the contact page's privacy link and the sitemap all carry
+  // the site's `settings` tag (ADR 026): a policy's save purges it.
+  const policyTags = [cacheTags.settings(workspaceId)];
+
   async function get(kind: PolicyKind): Promise<Policy | undefined> {
     const row = await rows().where("kind", "=", kind).executeTakeFirst();
     return row ? toPolicy(row) : undefined;
@@ -134,7 +140,8 @@ export function policiesOf(db: Db, workspaceId: string) {
       const at = isoNow();
       const values = { title, markdown, html, published: published ? 1 : 0, updated_at: at };
       const write = () =>
-        db.transaction().execute(async (trx) => {
+        writeAndPurge(db, async (trx, purge) => {
+          purge(...policyTags);
           const updated = await trx
             .updateTable("site_policies")
             .set(values)
@@ -166,7 +173,8 @@ export function policiesOf(db: Db, workspaceId: string) {
     async setPublished(actorUserId: string, kind: PolicyKind, published: boolean): Promise<void> {
       const policy = await get(kind);
       if (!policy) throw notFound("Write the policy before publishing it");
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(...policyTags);
         await trx
           .updateTable("site_policies")
           .set({ published: published ? 1 : 0, updated_at: isoNow() })
@@ -183,7 +191,8 @@ export function policiesOf(db: Db, workspaceId: string) {
 
     async remove(actorUserId: string, kind: PolicyKind): Promise<void> {
       if (!(await get(kind))) throw notFound("That policy was not found");
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(...policyTags);
         await trx
           .deleteFrom("site_policies")
           .where("workspace_id", "=", workspaceId)

@@ -13,6 +13,8 @@ import type { SiteProfilesTable } from "~db/schema";
 import { isoNow, now } from "~/lib/clock.server";
 import { invalid } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { DAY_NAMES, DAYS, type Day } from "./hours";
 
 export { DAY_NAMES, DAYS, type Day } from "./hours";
@@ -238,7 +240,9 @@ export function profileOf(db: Db, workspaceId: string) {
         hours_exceptions: JSON.stringify(exceptions),
         updated_at: isoNow(),
       };
-      await db.transaction().execute(async (trx) => {
+      // Every page's footer and structured data show the profile (`settings`, ADR 026).
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.settings(workspaceId));
         await trx
           .insertInto("site_profiles")
           .values({ workspace_id: workspaceId, ...columns })
