@@ -14,6 +14,8 @@ import { isoNow } from "~/lib/clock.server";
 import { conflict, invalid, isDomainError, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { discoverySettingsOf, type DiscoverySettings } from "./settings.server";
 import { rebaseSiteHref } from "~/modules/sites/navigation.server";
 import { isSitePath, normaliseSitePath, type PageSeoInput, type RedirectInput, type RedirectStatus } from "./rules";
@@ -291,13 +293,23 @@ export function discoveryOf(db: Db, workspaceId: string) {
 
   async function writeRedirect(actor: DiscoveryActor, id: string | null, input: RedirectInput): Promise<Redirect> {
     try {
-      return await db.transaction().execute((trx) => writeIn(trx, actor, id, input));
+      return await writeAndPurge(db, (trx, purge) => {
+        purge(...redirectTags);
+        return writeIn(trx, actor, id, input);
+      });
     } catch (error) {
       // Two saves at once from the same address: the unique index refuses the second.
       if (isUniqueViolation(error)) throw fromTaken();
       throw error;
     }
   }
+
+  /**
+   * A redirect answers only where no page does, and the cache keeps no redirect or 404 (ADR 026), so no cached
+   * page shows one; the site's `settings` are purged all the same, as the tag vocabulary files redirects there
+   * (a later cached "not found" page stays right).
+   */
+  const redirectTags = [cacheTags.settings(workspaceId)];
 
   async function upsertSite(
     trx: Db,
@@ -325,7 +337,9 @@ export function discoveryOf(db: Db, workspaceId: string) {
 
     /** The whole site hidden from search engines, or not. */
     async saveSite(actor: DiscoveryActor, input: { noindex: boolean }): Promise<DiscoverySettings> {
-      await db.transaction().execute(async (trx) => {
+      // Every page's robots meta, robots.txt, the sitemap (`settings`, ADR 026).
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.settings(workspaceId));
         await upsertSite(trx, { noindex: input.noindex ? 1 : 0 });
         await audit(trx, actor, "discovery.site.updated", { noindex: input.noindex });
       });
@@ -333,7 +347,9 @@ export function discoveryOf(db: Db, workspaceId: string) {
     },
 
     async saveLlms(actor: DiscoveryActor, input: { enabled: boolean; summary: string }): Promise<DiscoverySettings> {
-      await db.transaction().execute(async (trx) => {
+      // llms.txt (tagged `settings`).
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.settings(workspaceId));
         await upsertSite(trx, { llms_enabled: input.enabled ? 1 : 0, llms_summary: input.summary });
         await audit(trx, actor, "discovery.llms.updated", { enabled: input.enabled });
       });
@@ -354,8 +370,25 @@ export function discoveryOf(db: Db, workspaceId: string) {
      * an original and its translations, as `hreflang` groups them). A translation says its language.
      */
     async savePage(actor: DiscoveryActor, pageId: string, input: PageSeoInput): Promise<PageSearchView> {
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
         await pageRowOrThrow(trx, pageId);
+        // The page's head, the sitemap and llms.txt, and the head of every page of its language group before
+        // and after (their hreflang alternates name each other).
+        const before = await trx
+          .selectFrom("site_page_seo")
+          .select("translation_of")
+          .where("workspace_id", "=", workspaceId)
+          .where("page_id", "=", pageId)
+          .executeTakeFirst();
+        purge(cacheTags.page(workspaceId, pageId), cacheTags.pages(workspaceId));
+        const originals = [pageId, before?.translation_of, input.translationOf].filter((id): id is string => !!id);
+        const group = await trx
+          .selectFrom("site_page_seo")
+          .select("page_id")
+          .where("workspace_id", "=", workspaceId)
+          .where("translation_of", "in", originals)
+          .execute();
+        purge(...[...originals, ...group.map((g) => g.page_id)].map((id) => cacheTags.page(workspaceId, id)));
         if (input.translationOf) {
           if (input.translationOf === pageId)
             throw invalid("A page cannot be a translation of itself", [
@@ -457,7 +490,8 @@ export function discoveryOf(db: Db, workspaceId: string) {
        */
       async importMany(actor: DiscoveryActor, lines: readonly { line: number; input: RedirectInput }[]) {
         try {
-          return await db.transaction().execute(async (trx) => {
+          return await writeAndPurge(db, async (trx, purge) => {
+            purge(...redirectTags);
             for (const { line, input } of lines) {
               try {
                 await writeIn(trx, actor, null, input);
@@ -479,7 +513,8 @@ export function discoveryOf(db: Db, workspaceId: string) {
       update: (actor: DiscoveryActor, id: string, input: RedirectInput) => writeRedirect(actor, id, input),
 
       async remove(actor: DiscoveryActor, id: string): Promise<void> {
-        await db.transaction().execute(async (trx) => {
+        await writeAndPurge(db, async (trx, purge) => {
+          purge(...redirectTags);
           const row = await trx
             .deleteFrom("site_redirects")
             .where("workspace_id", "=", workspaceId)

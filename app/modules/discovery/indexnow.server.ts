@@ -22,6 +22,8 @@ import { invalid, issuesOf } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { pageCount, pageOf } from "~/lib/pagination.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { enqueueJob, JobInterrupted, RetryableError, type Job, type JobControl } from "~/modules/jobs/jobs.server";
 import { OutboundError, outboundRequest } from "~/modules/outbound/outbound-http.server";
 import { resolveOrigin } from "~/modules/hosts/hosts.server";
@@ -114,7 +116,9 @@ export function indexNowOf(db: Db, workspaceId: string) {
       const parsed = IndexNowInput.safeParse(input);
       if (!parsed.success) throw invalid("Check the highlighted fields", issuesOf(parsed.error));
       const { enabled, regenerateKey } = parsed.data;
-      await db.transaction().execute(async (trx) => {
+      // The key file (`/{site}/indexnow`) is tagged `settings` (ADR 026).
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.settings(workspaceId));
         const current = await trx
           .selectFrom("site_discovery")
           .select(["indexnow_enabled", "indexnow_key"])

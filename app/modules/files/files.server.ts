@@ -16,6 +16,8 @@ import { isoNow } from "~/lib/clock.server";
 import { invalid, notFound, validate } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { enqueueJob } from "~/modules/jobs/jobs.server";
 import { inspectUpload } from "./inspect.server";
 import { IMAGE_WIDTHS, mediaOf, toMediaItem, type MediaItem } from "./media.server";
@@ -171,12 +173,21 @@ export function filesOf(services: FilesServices, workspaceId: string) {
   const wake = () => services.jobRunner?.wake();
 
   /**
+   * What a change to a file purges (ADR 026): every public answer that shows the workspace's media (pages, the
+   * frame's logo) and any tagged with that file. A new upload purges nothing: nothing shows it yet.
+   */
+  const mediaTags = (id: string) => [cacheTags.media(workspaceId), cacheTags.media(workspaceId, id)];
+
+  /**
    * Writes the row(s) naming a stored blob; when that fails (quota, a deleted file, the database) the blob may
    * be named by nothing, so its sweep is queued — it removes the bytes only if no row names them.
    */
-  async function naming<T>(stored: Awaited<ReturnType<typeof store>>, write: (trx: Db) => Promise<T>): Promise<T> {
+  async function naming<T>(
+    stored: Awaited<ReturnType<typeof store>>,
+    write: (trx: Db, purge: (...tags: string[]) => void) => Promise<T>,
+  ): Promise<T> {
     try {
-      return await db.transaction().execute(write);
+      return await writeAndPurge(db, write);
     } catch (error) {
       try {
         await queueBlobSweep(db, [stored.sha256]);
@@ -265,7 +276,8 @@ export function filesOf(services: FilesServices, workspaceId: string) {
         filename: cleanFilename(filename),
         updated_at: isoNow(),
       };
-      await naming(stored, async (trx) => {
+      await naming(stored, async (trx, purge) => {
+        purge(...mediaTags(id));
         await assertQuota(trx, changes.byte_size, id);
         // The bytes being replaced, read under the lock assertQuota took: a concurrent replace's are swept too.
         const current = await trx
@@ -296,7 +308,8 @@ export function filesOf(services: FilesServices, workspaceId: string) {
 
     async setAlt(id: string, alt: string, { actorUserId = null, ip = null }: FileActor = {}): Promise<MediaItem> {
       const text = validate(AltText, alt, "alt");
-      const updated = await db.transaction().execute(async (trx) => {
+      const updated = await writeAndPurge(db, async (trx, purge) => {
+        purge(...mediaTags(id));
         const result = await trx
           .updateTable("files")
           .set({ alt: text, updated_at: isoNow() })
@@ -317,7 +330,8 @@ export function filesOf(services: FilesServices, workspaceId: string) {
 
     /** Deletes the row now and the bytes soon (the sweep job), unless another file still names them. */
     async remove(id: string, { actorUserId = null, ip = null }: FileActor = {}): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(...mediaTags(id));
         const row = await trx
           .selectFrom("files")
           .select(["sha256", "filename"])

@@ -13,6 +13,8 @@ import type { Db } from "~db/client";
 import { isoNow } from "~/lib/clock.server";
 import { invalid, issuesOf } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { hashPassword, verifyPassword } from "~/modules/auth/password.server";
 import { SITE_PASSWORD_MAX, SITE_PASSWORD_MIN } from "./password-limits";
 
@@ -58,7 +60,9 @@ export function siteAccessOf(db: Db, workspaceId: string) {
     action: string,
   ): Promise<SiteAccess> {
     const updatedAt = isoNow();
-    return db.transaction().execute(async (trx) => {
+    // Every answer of the site changes (shared, or closed to all but unlocked visitors): its workspace tag.
+    return writeAndPurge(db, async (trx, purge) => {
+      purge(cacheTags.workspace(workspaceId));
       const current = await trx
         .selectFrom("site_access")
         .select("cookie_version")
