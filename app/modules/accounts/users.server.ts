@@ -11,6 +11,8 @@ import { newId } from "~/lib/ids.server";
 import { hashPassword } from "~/modules/auth/password.server";
 import type { AppServices } from "~/lib/context";
 import { recordAccountEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { queueBlobSweepForOwner } from "~/modules/files/files.server";
 import { rateLimitsOf, type RateLimits } from "~/modules/plans/tiers";
 import { CANCELLED_BY_SUSPENSION, runsOf } from "~/modules/sops/sop-runs.server";
@@ -134,12 +136,14 @@ export async function setTier(db: Db, email: string, tier: Tier): Promise<User> 
  */
 export async function setStatus(db: Db, email: string, status: UserStatus): Promise<User & { cancelledRuns: number }> {
   const user = await requireByEmail(db, email);
-  const cancelledRuns = await db.transaction().execute(async (trx) => {
+  const cancelledRuns = await writeAndPurge(db, async (trx, purge) => {
     await trx.updateTable("users").set({ status, updated_at: isoNow() }).where("id", "=", user.id).execute();
+    const owned = await trx.selectFrom("workspaces").select("id").where("owner_user_id", "=", user.id).execute();
+    // Every site it owns turns into the neutral 503, or back (ADR 026): their workspaces' tags.
+    purge(...owned.map((workspace) => cacheTags.workspace(workspace.id)));
     let cancelled = 0;
     if (status === "suspended") {
       await trx.deleteFrom("sessions").where("user_id", "=", user.id).execute();
-      const owned = await trx.selectFrom("workspaces").select("id").where("owner_user_id", "=", user.id).execute();
       for (const workspace of owned) {
         cancelled += await runsOf(trx, workspace.id).cancelUnfinished(CANCELLED_BY_SUSPENSION);
       }
@@ -159,8 +163,11 @@ export async function setStatus(db: Db, email: string, status: UserStatus): Prom
  * customer may share the address), and an invitation's stored copy holds no token.
  */
 export async function deleteUser(db: Db, userId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await writeAndPurge(db, async (trx, purge) => {
     const row = await trx.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
+    // Its sites go with its workspaces (ADR 026).
+    const owned = await trx.selectFrom("workspaces").select("id").where("owner_user_id", "=", userId).execute();
+    purge(...owned.map((workspace) => cacheTags.workspace(workspace.id)));
     // Their files' bytes go after the rows, by a job that spares blobs another workspace shares.
     await queueBlobSweepForOwner(trx, userId);
     // Explicit before the user row, so the order of cascades never depends on the dialect.

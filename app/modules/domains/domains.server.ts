@@ -16,6 +16,8 @@ import type { Env } from "~/lib/env.server";
 import { conflict, forbidden, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { purgeTags, writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { enqueueJob } from "~/modules/jobs/jobs.server";
 import { TIER_PLANS } from "~/modules/plans/tiers";
 import { configuredHosts, hostnameOf } from "~/modules/hosts/hosts.server";
@@ -239,7 +241,8 @@ async function applyCheck(
     const since = row.failing_since ?? checkedAt;
     const lapsed = nowMs - Date.parse(since) >= SCHEDULE.failingGrace;
     changed = row.status !== "failing" || lapsed;
-    await db.transaction().execute(async (trx) => {
+    await writeAndPurge(db, async (trx, purge) => {
+      if (changed) purge(cacheTags.workspace(row.workspace_id));
       await trx
         .updateTable("site_domains")
         .where("id", "=", row.id)
@@ -266,7 +269,13 @@ async function applyCheck(
       }
     });
   }
-  if (changed) services.invalidate();
+  if (changed) {
+    services.invalidate();
+    // A domain that starts or stops serving changes which host shows the site, and every canonical address
+    // (ADR 026): the whole workspace. The flips to verified or failing are one statement each, purged after
+    // it; the lapse's transaction purged at its commit (once more here: a purge is idempotent).
+    await purgeTags(db, [cacheTags.workspace(row.workspace_id)]);
+  }
   const saved = await db
     .selectFrom("site_domains")
     .selectAll()
@@ -288,6 +297,11 @@ async function applyCheck(
 /** Every read and write of one workspace's custom domains. `actorUserId`: who acts, for the audit trail. */
 export function domainsOf(services: DomainServices, workspaceId: string) {
   const { db, config } = services;
+  /**
+   * The site's address, its hosts and the redirect from this server's own host change: every answer of the
+   * workspace, on every host (ADR 026).
+   */
+  const hostMappingTags = [cacheTags.workspace(workspaceId), cacheTags.domains(workspaceId)];
   const rows = (q: Db = db) => q.selectFrom("site_domains").where("workspace_id", "=", workspaceId);
   const normalize = (input: string) => normalizeHostname(input, config.ownHosts);
 
@@ -333,7 +347,9 @@ export function domainsOf(services: DomainServices, workspaceId: string) {
       };
       const field = (message: string) => [{ field: "hostname", message }];
       try {
-        await db.transaction().execute(async (trx) => {
+        // A claim serves nothing until verified; the domains list is purged all the same (ADR 026), cheaply.
+        await writeAndPurge(db, async (trx, purge) => {
+          purge(cacheTags.domains(workspaceId));
           // Taking the workspace row's write lock first serialises two adds of one workspace, so both cannot
           // pass the count (as createWorkspace does with the owner's row).
           const owner = await trx
@@ -393,7 +409,8 @@ export function domainsOf(services: DomainServices, workspaceId: string) {
 
     /** The site's final address becomes this domain (it must be serving). */
     async makePrimary(actorUserId: string, hostname: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(...hostMappingTags);
         const row = await rowOf(hostname, trx);
         if (!SERVING.includes(row.status)) {
           throw conflict(`${row.hostname} is not verified yet: verify it before making it the site's address`);
@@ -420,7 +437,8 @@ export function domainsOf(services: DomainServices, workspaceId: string) {
 
     /** Whether `/{site}/*` on this server's own host answers 301 to this domain (when it is primary). */
     async setRedirect(actorUserId: string, hostname: string, on: boolean): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(...hostMappingTags);
         const row = await rowOf(hostname, trx);
         await trx
           .updateTable("site_domains")
@@ -437,7 +455,8 @@ export function domainsOf(services: DomainServices, workspaceId: string) {
     },
 
     async remove(actorUserId: string, hostname: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(...hostMappingTags);
         const row = await rowOf(hostname, trx);
         await trx.deleteFrom("site_domains").where("id", "=", row.id).execute();
         await ensurePrimary(trx, workspaceId);

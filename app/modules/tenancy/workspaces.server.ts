@@ -8,6 +8,8 @@ import { addDays, isoNow, now } from "~/lib/clock.server";
 import { conflict, forbidden, invalid, notFound, validate } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { TIER_PLANS } from "~/modules/plans/tiers";
 import type { InviteThrottle } from "~/modules/rate-limit/invite-throttle.server";
 import { ASSIGNABLE_ROLES, type Role } from "./roles";
@@ -199,7 +201,9 @@ export function workspaceOf(db: Db, workspaceId: string) {
       const name = validate(WorkspaceNameSchema, input.name, "name");
       const slug = validate(SlugSchema, input.slug, "slug");
       try {
-        await db.transaction().execute(async (trx) => {
+        // Its name is on every page and its slug is the site's address: the whole workspace (ADR 026).
+        await writeAndPurge(db, async (trx, purge) => {
+          purge(cacheTags.workspace(workspaceId));
           const before = await trx
             .selectFrom("workspaces")
             .select("slug")
