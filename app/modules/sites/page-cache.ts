@@ -44,20 +44,20 @@ function dayIn(timeZone: string, at: number): string {
 /**
  * The first instant after `at` that is another day in `timeZone` (the site's next local midnight): a page that
  * shows "today" (the footer's year, the upcoming exceptions to its opening hours) may be served until then.
- * Found by bisection over the next 27 hours (a day is 23 to 25 hours long where clocks change), to the second:
- * no offset arithmetic to get wrong around a clock change.
+ * Found by bisection over the next 27 hours (a day is 23 to 25 hours long where clocks change), to the
+ * millisecond (27 steps): no offset arithmetic to get wrong around a clock change.
  */
 export function nextLocalMidnight(timeZone: string, at: Date): Date {
   const today = dayIn(timeZone, at.getTime());
   let before = at.getTime();
   let after = before + 27 * 3_600_000;
-  while (after - before > 1_000) {
+  while (after - before > 1) {
     const middle = Math.floor((before + after) / 2);
     if (dayIn(timeZone, middle) === today) before = middle;
     else after = middle;
   }
-  // Rounded up to the whole second that is already the next day.
-  return new Date(Math.ceil(after / 1_000) * 1_000);
+  // The first millisecond that is already the next day.
+  return new Date(after);
 }
 
 const CACHE_HEADERS = ["Cache-Control", CACHE_TAG_HEADER, CACHE_UNTIL_HEADER, CACHE_VARY_QUERY_HEADER] as const;
