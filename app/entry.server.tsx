@@ -81,7 +81,8 @@ export default function handleRequest(
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
   // Only a 200 is shared (ADR 026): an error page (a 404 inside a site's frame, a 503) carries no tags, whatever
   // the layout declared for the page it did not become.
-  else if (responseStatusCode !== 200 && isCacheableAnswer(responseHeaders)) stripCacheHeaders(responseHeaders, "no-store");
+  else if (responseStatusCode !== 200 && isCacheableAnswer(responseHeaders))
+    stripCacheHeaders(responseHeaders, "no-store");
   // A site hidden from search engines (ADR 021): every page of it, whatever its route's head says.
   if (isHiddenFromSearchEngines(loadContext)) responseHeaders.set("X-Robots-Tag", "noindex");
 

@@ -1,4 +1,10 @@
-import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type HeadersFunction,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { resolveSitePage } from "~/modules/access/site.server";
 import { movedSite } from "~/modules/hosts/moved-site.server";
@@ -93,7 +99,9 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location, err
 // The layout's cache headers (its tags), which each page route merges with its own (`mergeCacheHeaders`). An
 // error answer is never cached: entry.server.tsx strips the tags of anything but a 200.
 export const headers: HeadersFunction = ({ loaderHeaders, errorHeaders }) =>
-  errorHeaders ? { "Cache-Control": errorHeaders.get("Cache-Control") ?? "no-store" } : mergeCacheHeaders(loaderHeaders);
+  errorHeaders
+    ? { "Cache-Control": errorHeaders.get("Cache-Control") ?? "no-store" }
+    : mergeCacheHeaders(loaderHeaders);
 
 export default function SiteLayout() {
   const chrome = useLoaderData<typeof loader>();

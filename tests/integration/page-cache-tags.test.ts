@@ -98,7 +98,11 @@ const frame = () => [
 
 beforeAll(async () => {
   filesDir = mkdtempSync(join(tmpdir(), "atrium-tags-"));
-  server = await startServer({ FILES_DIR: filesDir, PUBLIC_URL: "https://atrium.example.test" });
+  server = await startServer({
+    FILES_DIR: filesDir,
+    PUBLIC_URL: "https://atrium.example.test",
+    DOMAIN_CNAME_TARGET: "sites.atrium.example.test",
+  });
   server.atrium.runtime.services.pageCache.onPurge((tags) => purges.push([...tags]));
   const signedUp = await signUp(server.url);
   owner = signedUp.client;
@@ -282,6 +286,37 @@ describe("what a write purges", () => {
       expect(res.status).toBeLessThan(400);
     });
     expect(link).toEqual(new Set([cacheTags.navigation(ws)]));
+  });
+
+  it("discovery, visibility and domains", async () => {
+    // A page's search settings: its head, the sitemap and llms.txt.
+    const seo = await purgedBy(async () => {
+      const res = await api(owner, `/api/editor/discovery/seo/pages/${aboutId}`, "PUT", { noindex: true });
+      expect(res.status).toBe(200);
+    });
+    expect(seo).toEqual(new Set([cacheTags.page(ws, aboutId), cacheTags.pages(ws)]));
+
+    // Protected and public again: every answer of the site changes.
+    const changes: Record<string, string>[] = [
+      { visibility: "protected", password: "open sesame 42" },
+      { visibility: "public" },
+    ];
+    for (const fields of changes) {
+      const visibility = await purgedBy(async () => {
+        expect((await owner.post("/settings/site", fields)).status).toBe(200);
+      });
+      expect(visibility, fields.visibility).toEqual(new Set([cacheTags.workspace(ws)]));
+    }
+
+    const hostname = `www.tags-${suffix}.example.com`;
+    const added = await purgedBy(async () => {
+      expect((await owner.post("/settings/domains", { intent: "add", hostname })).status).toBeLessThan(400);
+    });
+    expect(added).toEqual(new Set([cacheTags.domains(ws)]));
+    const removed = await purgedBy(async () => {
+      expect((await owner.post("/settings/domains", { intent: "remove", hostname })).status).toBe(200);
+    });
+    expect(removed).toEqual(new Set([cacheTags.workspace(ws), cacheTags.domains(ws)]));
   });
 
   it("a media file's deletion purges the workspace's media and that file", async () => {

@@ -6,7 +6,6 @@
  */
 import { data, type AppLoadContext } from "@remix-run/node";
 import { atBase, type LinkBase } from "~/lib/link-base";
-import { resolveOrigin } from "~/modules/hosts/hosts.server";
 import { resolveSiteBySlug, resolveSitePage } from "~/modules/access/site.server";
 import { headSeoOf, redirectFor, redirectLocation, type HeadSeo } from "~/modules/discovery/public.server";
 import { discoverySettingsOf } from "~/modules/discovery/settings.server";
@@ -66,7 +65,6 @@ export async function redirectOrNotFound(
     const sitePath = url.pathname.slice(1 + site.workspace.slug.length) || "/";
     const moved = await redirectFor(db, site.workspace.id, sitePath);
     if (moved) {
-      const resolved = await resolveOrigin(request, context);
       throw new Response(null, {
         status: moved.status,
         headers: {
