@@ -4,14 +4,29 @@
 // the file (a robots.txt governs its own host): at the root on the site's domain, `/{slug}` on the deployment's.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
+import { publicCacheHeaders } from "~/modules/cache/headers";
+import { cacheTags } from "~/modules/cache/tags";
 import { robotsTxt } from "~/modules/discovery/public.server";
 import { technicalSite } from "~/modules/discovery/technical.server";
 import { siteUrl } from "~/modules/sites/address.server";
+import { PUBLIC_CACHE } from "~/modules/sites/public-page.server";
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   const site = await technicalSite(request, context, params.site);
   const closed = site.settings.noindex || site.visibility === "protected";
   return new Response(robotsTxt(site.base, closed, siteUrl(site.address, "/sitemap.xml")), {
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": site.cacheControl },
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      // The page cache keeps it until the settings (visibility, noindex) or the site's address change (ADR 026).
+      ...(site.cacheControl === PUBLIC_CACHE
+        ? publicCacheHeaders({
+            tags: [
+              cacheTags.workspace(site.workspace.id),
+              cacheTags.settings(site.workspace.id),
+              cacheTags.domains(site.workspace.id),
+            ],
+          })
+        : { "Cache-Control": site.cacheControl }),
+    },
   });
 });

@@ -21,7 +21,11 @@ export interface CookieDeclaration {
 export const COOKIES: readonly CookieDeclaration[] = [
   { name: "atrium_session", policy: "bypass", why: "The operator's console session (over http)." },
   { name: "__Host-atrium_session", policy: "bypass", why: "The operator's console session (over https)." },
-  { name: "atrium_site_unlock", policy: "bypass", why: "A protected site's unlock (ADR 023): its pages are the visitor's." },
+  {
+    name: "atrium_site_unlock",
+    policy: "bypass",
+    why: "A protected site's unlock (ADR 023): its pages are the visitor's.",
+  },
   { name: "atrium_customer*", policy: "bypass", why: "The future customer session (accounts, portal)." },
   { name: "__Host-atrium_customer*", policy: "bypass", why: "The customer session over https." },
   { name: "atrium_cart", policy: "bypass", why: "The future shopping cart: the header shows its count." },

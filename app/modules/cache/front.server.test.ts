@@ -41,7 +41,11 @@ afterEach(async () => {
 
 /** A front over `page` (the stand-in for Express), listening on a free port. */
 async function harness(page: Page, options: { maxBytes?: number; production?: boolean; trusted?: boolean } = {}) {
-  const store = createPageStore({ maxBytes: options.maxBytes ?? 10_000_000, maxEntryBytes: 1_000_000, ttlSeconds: 600 });
+  const store = createPageStore({
+    maxBytes: options.maxBytes ?? 10_000_000,
+    maxEntryBytes: 1_000_000,
+    ttlSeconds: 600,
+  });
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -115,7 +119,13 @@ describe("page cache front", () => {
   it("bypasses requests with a session, unlock, cart or undeclared cookie, an Authorization header, or a POST", async () => {
     const { base, renders, store } = await harness(cacheable());
     await get(base, "/acme/");
-    for (const cookie of ["atrium_session=s", "__Host-atrium_session=s", "atrium_site_unlock=u", "atrium_cart=c", "x=1"]) {
+    for (const cookie of [
+      "atrium_session=s",
+      "__Host-atrium_session=s",
+      "atrium_site_unlock=u",
+      "atrium_cart=c",
+      "x=1",
+    ]) {
       await get(base, "/acme/", { cookie });
     }
     await get(base, "/acme/", { authorization: "Bearer t" });

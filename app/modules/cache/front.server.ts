@@ -206,7 +206,8 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     res.writeHead = function writeHead(this: ServerResponse, status: number, ...rest: unknown[]) {
       if (!decided) {
         res.statusCode = status;
-        const headers = (typeof rest[0] === "string" ? rest[1] : rest[0]) as OutgoingHttpHeaders | unknown[] | undefined;
+        const headers = (typeof rest[0] === "string" ? rest[1] : rest[0]) as
+          OutgoingHttpHeaders | unknown[] | undefined;
         if (Array.isArray(headers)) {
           // Raw header lists are not replayed: send as is.
           decided = true;
@@ -298,7 +299,11 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
     if (outOfScope(path)) return inner(req, res);
-    if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.authorization || cookiesBypass(req.headers.cookie)) {
+    if (
+      (req.method !== "GET" && req.method !== "HEAD") ||
+      req.headers.authorization ||
+      cookiesBypass(req.headers.cookie)
+    ) {
       mark(res, "bypass");
       return inner(req, res);
     }

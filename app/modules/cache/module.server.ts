@@ -11,7 +11,7 @@ import { openPurgeBus, type PurgeBus } from "~db/cache-bus";
 import { defineModule } from "~/lib/module";
 import { createFront, type FrontOptions } from "./front.server";
 import { createPurgeHook, PURGE_HOOK_JOB, purgeHookHandler } from "./hook.server";
-import { registerPurger } from "./purge.server";
+import { purgeTags, registerPurger } from "./purge.server";
 import { createPageStore, type PageStore } from "./store.server";
 
 /** What the cache holds for one key (the stale-page diagnosis, `/api/routing-test`). */
@@ -50,6 +50,11 @@ export interface PageCacheService {
   purge(tags: readonly string[]): void;
   /** Called with the tags of every purge this process applies (tests, the outbound hook, the diagnosis). */
   onPurge(listener: (tags: readonly string[]) => void): () => void;
+  /**
+   * `purgeTags` on this app's database: announced to every process (Postgres NOTIFY), purged here, and sent
+   * to the outbound hook. For callers outside a module's write (the CLI, tests that run against the build).
+   */
+  purgeEverywhere(tags: readonly string[]): Promise<void>;
   /** Empties this process's cache (the bus lost its connection, another process wrote to SQLite). */
   clear(reason: string): void;
   stats(): PageCacheStats;
@@ -71,6 +76,7 @@ function createPageCacheService(
   store: PageStore,
   bus: PurgeBus,
   logger: Logger,
+  purgeEverywhere: (tags: readonly string[]) => Promise<void>,
 ): PageCacheService {
   const listeners = new Set<(tags: readonly string[]) => void>();
   let renders = 0;
@@ -100,6 +106,7 @@ function createPageCacheService(
       store.purge(tags);
       for (const listener of listeners) listener(tags);
     },
+    purgeEverywhere,
     onPurge(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -135,7 +142,7 @@ export const cacheModule = defineModule({
     });
     const bus = openPurgeBus(handle, { url: env.DATABASE_URL, origin: randomUUID() });
     internals.set(services, { store, bus });
-    const pageCache = createPageCacheService(store, bus, logger);
+    const pageCache = createPageCacheService(store, bus, logger, (tags) => purgeTags(db, tags));
     // The jobs module comes later in the manifest: the hook reaches its runner through `services` when it fires.
     const hook = createPurgeHook(services);
     registerPurger(db, {

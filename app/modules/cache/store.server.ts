@@ -76,7 +76,10 @@ export function strongEtag(body: Buffer): string {
 
 /** Compressed copies are made once, at store time; a copy no smaller than the original is not kept. */
 export function compressedCopies(identity: Buffer, contentType: string | undefined) {
-  if (identity.length < 256 || !/^(text\/|application\/(json|xml|javascript|.*\+xml|.*\+json)|image\/svg)/i.test(contentType ?? "")) {
+  if (
+    identity.length < 256 ||
+    !/^(text\/|application\/(json|xml|javascript|.*\+xml|.*\+json)|image\/svg)/i.test(contentType ?? "")
+  ) {
     return { gzip: null, br: null };
   }
   const gzip = gzipSync(identity, { level: 6 });
@@ -203,7 +206,12 @@ export function createPageStore(options: StoreOptions) {
       if (expiresAt <= renderedAt) return null;
       const headerBytes = answer.headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
       const size =
-        answer.identity.length + (answer.gzip?.length ?? 0) + (answer.br?.length ?? 0) + headerBytes + key.length * 2 + 256;
+        answer.identity.length +
+        (answer.gzip?.length ?? 0) +
+        (answer.br?.length ?? 0) +
+        headerBytes +
+        key.length * 2 +
+        256;
       if (size > options.maxBytes) return null;
       while (bytes + size > options.maxBytes && entries.size) remove(entries.keys().next().value!);
       const { until: _until, ...stored } = answer;
