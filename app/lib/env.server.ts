@@ -109,7 +109,10 @@ export const EnvSchema = z.object({
   PAGE_CACHE_MAX_ENTRY_BYTES: int(1_048_576, 1),
   PAGE_CACHE_TTL_SECONDS: int(86_400, 1),
   /** Where each purge's tags are POSTed (a CDN's purge relay), signed with the `whsec_` secret below. */
-  PAGE_CACHE_PURGE_HOOK_URL: z.string().url("must be an absolute URL such as https://cdn-relay.example.com/purge").optional(),
+  PAGE_CACHE_PURGE_HOOK_URL: z
+    .string()
+    .url("must be an absolute URL such as https://cdn-relay.example.com/purge")
+    .optional(),
   PAGE_CACHE_PURGE_HOOK_SECRET: z
     .string()
     .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, "must be a Standard Webhooks secret: whsec_ followed by base64")

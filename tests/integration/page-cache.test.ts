@@ -13,7 +13,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqlitePath } from "../../db/client";
 import { verifyWebhook } from "../../app/modules/webhooks/standard-webhooks.server";
-import { Client, createWorkspace, signUp } from "../helpers/client";
+import { createWorkspace, signUp, type Client } from "../helpers/client";
 import { freshDatabase, type TestDatabase } from "../helpers/database";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -70,7 +70,12 @@ describe("page cache", () => {
     expect(b.headers.get("atrium-cache-vary-query")).toBeNull();
     const id = b.headers.get("x-request-id");
     const line = server.logs.find((l) => (l.req as { id?: string } | undefined)?.id === id);
-    expect(line).toMatchObject({ msg: "GET 200", cache: "hit", res: { statusCode: 200 }, req: { method: "GET", path } });
+    expect(line).toMatchObject({
+      msg: "GET 200",
+      cache: "hit",
+      res: { statusCode: 200 },
+      req: { method: "GET", path },
+    });
     const info = server.atrium.runtime.services.pageCache.inspect(new URL(server.url).host, path);
     expect(info?.tags.every((t) => t === tag || t.startsWith(`${tag}:`))).toBe(true);
   });
@@ -164,7 +169,10 @@ describe("page cache across processes (Postgres)", () => {
       await admin.end();
     }
     await until(() => stats(two).entries === 0, "the cache to be emptied");
-    await until(() => stats(two).listening && two.atrium.runtime.services.pageCache.listenerPid() !== pid, "the reconnection");
+    await until(
+      () => stats(two).listening && two.atrium.runtime.services.pageCache.listenerPid() !== pid,
+      "the reconnection",
+    );
     await fetch(`${two.url}${path}`);
     const renders = stats(two).renders;
     await fetch(`${two.url}${path}`);

@@ -249,13 +249,13 @@ describe("page cache front", () => {
   });
 
   it("does not store a render that started before a purge of one of its tags (the generation check)", async () => {
-    let storeRef!: PageStore;
+    const ref: { store?: PageStore } = {};
     const { base, store } = await harness((req, res) => {
       // The write commits and purges while this render has already read the old data.
-      storeRef.purge(["ws:acme:page:a"]);
+      ref.store!.purge(["ws:acme:page:a"]);
       cacheable()(req, res);
     });
-    storeRef = store;
+    ref.store = store;
     await get(base, "/acme/a");
     expect(store.stats().entries).toBe(0);
     await get(base, "/acme/b"); // a purge of another page does not stop this one
