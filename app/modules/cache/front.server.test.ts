@@ -40,12 +40,12 @@ afterEach(async () => {
 });
 
 /** A front over `page` (the stand-in for Express), listening on a free port. */
-async function harness(page: Page, options: { maxBytes?: number; production?: boolean; trusted?: boolean } = {}) {
-  const store = createPageStore({
-    maxBytes: options.maxBytes ?? 10_000_000,
-    maxEntryBytes: 1_000_000,
-    ttlSeconds: 600,
-  });
+async function harness(
+  page: Page,
+  options: { maxBytes?: number; maxEntryBytes?: number; production?: boolean; trusted?: boolean } = {},
+) {
+  const maxEntryBytes = options.maxEntryBytes ?? 1_000_000;
+  const store = createPageStore({ maxBytes: options.maxBytes ?? 10_000_000, maxEntryBytes, ttlSeconds: 600 });
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -58,7 +58,7 @@ async function harness(page: Page, options: { maxBytes?: number; production?: bo
     renders += 1;
     void page(req, res);
   };
-  const front = createFront({ store, logger: pino(sink) }, inner, {
+  const front = createFront({ store, logger: pino(sink), maxEntryBytes }, inner, {
     trusted: () => options.trusted ?? false,
     production: options.production ?? false,
     isValidHost: (host) => /^[a-z0-9.-]+(:\d+)?$/i.test(host),
@@ -203,6 +203,27 @@ describe("page cache front", () => {
       await get(base, path);
     }
     expect(renders()).toBe(8);
+    expect(store.stats().entries).toBe(0);
+  });
+
+  it("streams on, unstored, an answer larger than PAGE_CACHE_MAX_ENTRY_BYTES, and stores none that varies on a request header", async () => {
+    const big: Page = (req, res) => {
+      for (const [name, value] of Object.entries(publicCacheHeaders({ tags: ["ws:a"] }))) res.setHeader(name, value);
+      res.setHeader("Content-Type", "text/plain");
+      if (req.url === "/vary") {
+        res.setHeader("Vary", "Accept-Language");
+        return void res.end("bonjour");
+      }
+      for (let i = 0; i < 10; i++) res.write("y".repeat(1_000));
+      res.end("end");
+    };
+    const { base, store, renders } = await harness(big, { maxEntryBytes: 4_000 });
+    const reply = await get(base, "/big");
+    expect(reply.body.toString()).toBe(`${"y".repeat(10_000)}end`);
+    expect(reply.headers["atrium-cache-until"]).toBeUndefined();
+    await get(base, "/vary");
+    await get(base, "/vary");
+    expect(renders()).toBe(3);
     expect(store.stats().entries).toBe(0);
   });
 

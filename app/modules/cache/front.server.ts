@@ -86,6 +86,13 @@ function storableAnswer(res: ServerResponse): boolean {
   if (typeof control !== "string" || !/\bpublic\b/.test(control) || !/\bs-maxage=\d+/.test(control)) return false;
   if (/\b(private|no-store)\b/.test(control)) return false;
   if (!res.getHeader(CACHE_TAG_HEADER)) return false;
+  // An answer that varies on a request header other than the encoding (the cache's own) is not one per key.
+  if (
+    list(res.getHeader("vary") as string | string[] | undefined).some(
+      (name) => name.toLowerCase() !== "accept-encoding",
+    )
+  )
+    return false;
   return !res.hasHeader("set-cookie") && !res.hasHeader("content-encoding");
 }
 
@@ -96,7 +103,7 @@ function stripInternal(res: ServerResponse): void {
 
 function list(value: string | number | string[] | undefined): string[] {
   if (value === undefined) return [];
-  return String(value)
+  return (Array.isArray(value) ? value.join(",") : String(value))
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
@@ -105,6 +112,8 @@ function list(value: string | number | string[] | undefined): string[] {
 export interface FrontDeps {
   store: PageStore;
   logger: Logger;
+  /** An answer growing past this is not stored: it stops being held and streams on as usual. */
+  maxEntryBytes: number;
 }
 
 export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptions): Handler {
@@ -195,6 +204,7 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     const original = { writeHead: res.writeHead, write: res.write, end: res.end };
     let decided = false;
     let capture: Buffer[] | null = null;
+    let held = 0;
 
     const decide = () => {
       if (decided) return;
@@ -235,7 +245,22 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       if (!decided) res.writeHead(res.statusCode);
       if (!capture) return (original.write as (...args: unknown[]) => boolean).call(res, chunk, ...rest);
       const buffer = chunkOf(chunk, rest[0]);
-      if (buffer) capture.push(buffer);
+      if (buffer) {
+        capture.push(buffer);
+        held += buffer.length;
+      }
+      if (held > deps.maxEntryBytes) {
+        // Too big to store: send what is held and let the rest stream (uncompressed: Express was told so).
+        const chunks = capture;
+        capture = null;
+        stripInternal(res);
+        (original.writeHead as (status: number) => ServerResponse).call(res, res.statusCode);
+        let result = true;
+        for (const piece of chunks) result = (original.write as (chunk: Buffer) => boolean).call(res, piece);
+        const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+        if (done) process.nextTick(done);
+        return result;
+      }
       const callback = rest.find((r) => typeof r === "function") as (() => void) | undefined;
       if (callback) process.nextTick(callback);
       return true;

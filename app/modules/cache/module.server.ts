@@ -77,6 +77,7 @@ function createPageCacheService(
   bus: PurgeBus,
   logger: Logger,
   purgeEverywhere: (tags: readonly string[]) => Promise<void>,
+  { maxBytes, maxEntryBytes }: { maxBytes: number; maxEntryBytes: number },
 ): PageCacheService {
   const listeners = new Set<(tags: readonly string[]) => void>();
   let renders = 0;
@@ -117,7 +118,8 @@ function createPageCacheService(
       if (entries) logger.info({ entries, reason }, "page cache emptied");
     },
     stats: () => ({ ...store.stats(), renders, listening: store.accepting }),
-    front: (inner, options) => createFront({ store, logger }, inner, options),
+    // PAGE_CACHE_MAX_BYTES=0 turns the cache off: Express answers everything, as before issue 15.
+    front: (inner, options) => (maxBytes === 0 ? inner : createFront({ store, logger, maxEntryBytes }, inner, options)),
     countRender() {
       renders += 1;
     },
@@ -142,7 +144,10 @@ export const cacheModule = defineModule({
     });
     const bus = openPurgeBus(handle, { url: env.DATABASE_URL, origin: randomUUID() });
     internals.set(services, { store, bus });
-    const pageCache = createPageCacheService(store, bus, logger, (tags) => purgeTags(db, tags));
+    const pageCache = createPageCacheService(store, bus, logger, (tags) => purgeTags(db, tags), {
+      maxBytes: env.PAGE_CACHE_MAX_BYTES,
+      maxEntryBytes: env.PAGE_CACHE_MAX_ENTRY_BYTES,
+    });
     // The jobs module comes later in the manifest: the hook reaches its runner through `services` when it fires.
     const hook = createPurgeHook(services);
     registerPurger(db, {
