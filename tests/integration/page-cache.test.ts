@@ -112,6 +112,16 @@ describe("page cache", () => {
     expect(stats(server).renders).toBe(renders + 1);
   });
 
+  it("renders concurrent misses of one page once (single flight), and gives each the same bytes", async () => {
+    await server.atrium.runtime.services.pageCache.purgeEverywhere([tag]);
+    const renders = stats(server).renders;
+    const bodies = await Promise.all(
+      Array.from({ length: 6 }, () => fetch(`${server.url}${path}`).then((r) => r.text())),
+    );
+    expect(stats(server).renders).toBe(renders + 1);
+    expect(new Set(bodies).size).toBe(1);
+  });
+
   it("on SQLite, empties the cache when another process writes to the database", async () => {
     if (server.database.dialect !== "sqlite") return;
     await fetch(`${server.url}${path}`);
@@ -124,6 +134,22 @@ describe("page cache", () => {
       other.close();
     }
     await until(() => stats(server).entries === 0, "the cache to be emptied");
+  });
+});
+
+describe("page cache memory", () => {
+  let server: TestServer;
+  afterAll(() => server?.close());
+
+  it("evicts the least recently used answer once PAGE_CACHE_MAX_BYTES is reached", async () => {
+    server = await startServer({ PUBLIC_URL, PAGE_CACHE_MAX_BYTES: "3500" });
+    const a = await site(server);
+    const b = await site(server);
+    expect(stats(server).entries).toBe(1);
+    expect(stats(server).bytes).toBeLessThanOrEqual(3_500);
+    const host = new URL(server.url).host;
+    expect(server.atrium.runtime.services.pageCache.inspect(host, a.path)).toBeNull();
+    expect(server.atrium.runtime.services.pageCache.inspect(host, b.path)).not.toBeNull();
   });
 });
 
