@@ -323,7 +323,8 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
-    if (outOfScope(path)) return inner(req, res);
+    // Absolute-form targets (`GET http://host/…`, a proxy's) and the API are Express's alone.
+    if (!path.startsWith("/") || outOfScope(path)) return inner(req, res);
     if (
       (req.method !== "GET" && req.method !== "HEAD") ||
       req.headers.authorization ||

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { openPurgeBus, type PurgeBus } from "~db/cache-bus";
+import type { DatabaseHandle } from "~db/client";
 import { defineModule } from "~/lib/module";
 import { createFront, type FrontOptions } from "./front.server";
 import { createPurgeHook, PURGE_HOOK_JOB, purgeHookHandler } from "./hook.server";
@@ -125,6 +126,16 @@ function createPageCacheService(
     },
     listenerPid: () => bus.listenerPid(),
   };
+}
+
+/**
+ * For a process that writes but serves no page (the CLI): its purges are announced to the running servers
+ * (Postgres NOTIFY at commit; on SQLite the server notices the write itself through data_version) and purge
+ * nothing here.
+ */
+export function registerAnnouncingPurger(handle: DatabaseHandle, databaseUrl: string): void {
+  const bus = openPurgeBus(handle, { url: databaseUrl, origin: randomUUID() });
+  registerPurger(handle.db, { announce: (trx, tags) => bus.announce(trx, tags), purged: () => {} });
 }
 
 /** Each running app's store and bus, by its services object (the same one `start` and `stop` receive). */
