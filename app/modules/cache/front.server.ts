@@ -109,6 +109,20 @@ function list(value: string | number | string[] | undefined): string[] {
     .filter(Boolean);
 }
 
+/** The stored headers as `writeHead` takes them, built once per entry rather than on every hit. */
+const headerObjects = new WeakMap<StoredAnswer, OutgoingHttpHeaders>();
+function replayed(entry: StoredAnswer): OutgoingHttpHeaders {
+  let headers = headerObjects.get(entry);
+  if (headers) return headers;
+  headers = {};
+  for (const [name, value] of entry.headers) {
+    const existing = headers[name];
+    headers[name] = existing === undefined ? value : ([] as string[]).concat(existing as string, value);
+  }
+  headerObjects.set(entry, headers);
+  return headers;
+}
+
 export interface FrontDeps {
   store: PageStore;
   logger: Logger;
@@ -134,11 +148,7 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     requestId: string,
     started: number,
   ): void {
-    const headers: OutgoingHttpHeaders = {};
-    for (const [name, value] of entry.headers) {
-      const existing = headers[name];
-      headers[name] = existing === undefined ? value : ([] as string[]).concat(existing as string, value);
-    }
+    const headers: OutgoingHttpHeaders = { ...replayed(entry) };
     headers["x-request-id"] = requestId;
     headers.etag = entry.etag;
     headers.vary = "Accept-Encoding";
@@ -280,7 +290,8 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       res.end = original.end;
       const { requestId: renderedId, ...answer } = answerOf(res, Buffer.concat(capture));
       const stored = store.put(key, answer, generation);
-      for (const name of res.getHeaderNames()) res.removeHeader(name);
+      // The answer is sent from the stored copy; `Connection: close` (a draining shutdown) is this answer's own.
+      for (const name of res.getHeaderNames()) if (name !== "connection") res.removeHeader(name);
       // The miss keeps the id its request log line (written by Express's logger) carries.
       const requestId = String(renderedId ?? randomUUID());
       serve(req, res, stored ?? { ...answer, renderedAt: Date.now(), expiresAt: 0 }, "miss", requestId, started);
