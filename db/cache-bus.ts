@@ -20,6 +20,10 @@ import type { Database } from "./schema";
 export const PURGE_CHANNEL = "atrium_cache_purge";
 /** Postgres refuses a NOTIFY payload of 8000 bytes or more; tags are sent in chunks under it. */
 const MAX_PAYLOAD_BYTES = 7_500;
+const CONNECT_TIMEOUT_MS = 5_000;
+/** How often the listening connection is probed, and how long a probe may take before it counts as lost. */
+const PROBE_INTERVAL_MS = 5_000;
+const PROBE_TIMEOUT_MS = 3_000;
 
 export interface PurgeMessage {
   /** The announcing process (it purged itself after commit, and skips its own messages). */
@@ -101,6 +105,7 @@ function postgresBus(options: { url: string; origin: string }): PurgeBus {
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   let backoffMs = 100;
+  let probe: NodeJS.Timeout | undefined;
 
   return {
     async announce(trx, tags) {
@@ -112,10 +117,15 @@ function postgresBus(options: { url: string; origin: string }): PurgeBus {
     start(handlers) {
       const connect = () => {
         if (stopped) return;
-        const current = new pg.Client({ connectionString: options.url });
+        const current = new pg.Client({
+          connectionString: options.url,
+          connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+          keepAlive: true,
+        });
         client = current;
         let lost = false;
         const onLost = (error?: unknown) => {
+          clearInterval(probe);
           if (lost || stopped) return;
           lost = true;
           pid = null;
@@ -149,6 +159,15 @@ function postgresBus(options: { url: string; origin: string }): PurgeBus {
             const rows = (Array.isArray(results) ? results : [results]).flatMap((r) => r.rows ?? []);
             pid = (rows[0] as { pid?: number } | undefined)?.pid ?? null;
             backoffMs = 100;
+            // A connection can die without a word (a NAT or firewall dropping it): a node that hears nothing
+            // would serve stale pages. A probe that does not answer in time counts as a lost connection.
+            probe = setInterval(() => {
+              const timeout = new Promise<never>((_, reject) =>
+                setTimeout(() => reject(new Error("the purge bus's probe timed out")), PROBE_TIMEOUT_MS).unref(),
+              );
+              Promise.race([current.query("select 1"), timeout]).catch(onLost);
+            }, PROBE_INTERVAL_MS);
+            probe.unref();
             // Whatever renders ran while nothing was heard must not be stored: empty, then store again.
             handlers.clear("the purge bus is listening again");
             handlers.listening(true);
@@ -159,6 +178,7 @@ function postgresBus(options: { url: string; origin: string }): PurgeBus {
     },
     async stop() {
       stopped = true;
+      clearInterval(probe);
       clearTimeout(retry);
       const current = client;
       client = undefined;
