@@ -112,6 +112,13 @@ describe("page cache", () => {
     expect(stats(server).renders).toBe(renders + 1);
   });
 
+  it("leaves Express's compression to the answers it does not store", async () => {
+    const res = await fetch(`${server.url}/login`, { headers: { "accept-encoding": "gzip" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toContain("no-store");
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+  });
+
   it("renders concurrent misses of one page once (single flight), and gives each the same bytes", async () => {
     await server.atrium.runtime.services.pageCache.purgeEverywhere([tag]);
     const renders = stats(server).renders;
