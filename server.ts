@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { Server as NetServer, type AddressInfo } from "node:net";
 import { basename, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -477,7 +477,9 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
     runtime,
     listen: () =>
       new Promise((resolve, reject) => {
-        const s = app.listen(http.port, http.host, () => {
+        // The page cache answers its hits before Express (issue 15, ADR 026); everything else reaches `app`.
+        const front = runtime.pageCacheFront(app, { trusted, production: http.production, isValidHost });
+        const s = createServer(front).listen(http.port, http.host, () => {
           const { port } = s.address() as AddressInfo;
           const host = http.host === "0.0.0.0" || http.host === "::" ? "localhost" : http.host;
           resolve(`http://${host}:${port}`);

@@ -125,7 +125,12 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppRunt
         else logger.info(banner.fields, banner.message);
       },
       endLogs: (timeoutMs: number) => stdout?.end(timeoutMs) ?? Promise.resolve(),
-      createLoadContext: (request: RequestScope) => ({ services, request }),
+      pageCacheFront: (inner, options) => services.pageCache.front(inner, options),
+      createLoadContext: (request: RequestScope) => {
+        // Every request that reaches Remix passes here once: the page cache's render counter (a hit never does).
+        services.pageCache.countRender();
+        return { services, request };
+      },
       close: async () => {
         for (const module of [...MODULES].reverse()) await module.stop?.(services);
         await handle.close();

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { openDatabase, type DatabaseHandle, type Db } from "~db/client";
+import { registerAnnouncingPurger } from "~/modules/cache/module.server";
 import { migrateToLatest } from "~db/migrate";
 import { seedDemo, DEMO_OPERATOR } from "~/modules/onboarding/demo.server";
 import { DomainError, notFound } from "~/lib/errors";
@@ -48,6 +49,8 @@ class UsageError extends Error {}
 async function withDatabase<T>(run: (db: Db, applied: string[], handle: DatabaseHandle) => Promise<T>): Promise<T> {
   const env = parseEnv(process.env);
   const handle = openDatabase(env.DATABASE_URL, { poolSize: 2 });
+  // What a command changes on public pages reaches the running servers' page caches (ADR 026).
+  registerAnnouncingPurger(handle, env.DATABASE_URL);
   try {
     const applied = await migrateToLatest(handle.db);
     return await run(handle.db, applied, handle);

@@ -2,6 +2,7 @@
  * What travels from server.ts into loaders and actions (`getLoadContext`). server.ts builds the request
  * scope (HTTP facts it alone knows: request id, client address, CSP nonce); the app builds the services.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import type { Db, Dialect } from "~db/client";
 import type { Env } from "~/lib/env.server";
@@ -123,6 +124,19 @@ export interface AppRuntime {
    * exiting never waits on the log reader. Called last, right before the process exits.
    */
   endLogs(timeoutMs: number): Promise<void>;
+  /**
+   * The HTTP server's request handler (issue 15, ADR 026; app/modules/cache/front.server.ts): answers page cache
+   * hits itself, before Express, and hands everything else to `inner` (the Express app). `trusted` is Express's
+   * `trust proxy fn`, so the cache reads the host and scheme exactly as Express would.
+   */
+  pageCacheFront(
+    inner: (req: IncomingMessage, res: ServerResponse) => void,
+    options: {
+      trusted(address: string | undefined, hop: number): boolean;
+      production: boolean;
+      isValidHost(host: string): boolean;
+    },
+  ): (req: IncomingMessage, res: ServerResponse) => void;
   createLoadContext(scope: RequestScope): { services: AppServices; request: RequestScope };
   close(): Promise<void>;
 }

@@ -104,6 +104,19 @@ export const EnvSchema = z.object({
     .refine((v) => !/[?#]/.test(v), "must not have a query or fragment")
     .optional(),
   DOMAINS_REFRESH_MS: int(30_000, 100),
+  /** The page cache (ADR 026): its memory in bytes (0 turns it off), the largest answer it keeps, how long at most. */
+  PAGE_CACHE_MAX_BYTES: int(67_108_864, 0),
+  PAGE_CACHE_MAX_ENTRY_BYTES: int(1_048_576, 1),
+  PAGE_CACHE_TTL_SECONDS: int(86_400, 1),
+  /** Where each purge's tags are POSTed (a CDN's purge relay), signed with the `whsec_` secret below. */
+  PAGE_CACHE_PURGE_HOOK_URL: z
+    .string()
+    .url("must be an absolute URL such as https://cdn-relay.example.com/purge")
+    .optional(),
+  PAGE_CACHE_PURGE_HOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, "must be a Standard Webhooks secret: whsec_ followed by base64")
+    .optional(),
   OAUTH_TOKEN_REQUESTS_PER_MINUTE: int(60, 1),
   OAUTH_AUTHORIZE_REQUESTS_PER_MINUTE: int(60, 1),
   FILES_DIR: z.string().default("./data/files"),

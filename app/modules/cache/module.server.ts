@@ -1,10 +1,19 @@
 /**
- * The page cache module (issue 15, ADR 026). CONTRACT STAGE: this file gives the other parts of issue 15 the
- * purge API and its observers; the cache store, the front lookup in server.ts, the Postgres bus and the
- * outbound purge hook are being built behind the same `PageCacheService` interface.
+ * The page cache module (issue 15, ADR 026): the store (./store.server.ts), the front server.ts puts before
+ * Express (./front.server.ts), the purge bus between processes (db/cache-bus.ts), and the outbound purge hook
+ * (./hook.server.ts). Writes purge through `writeAndPurge`/`purgeTags` (./purge.server.ts), which find this
+ * module's purger from the database handle.
  */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { openPurgeBus, type PurgeBus } from "~db/cache-bus";
+import type { DatabaseHandle } from "~db/client";
 import { defineModule } from "~/lib/module";
-import { registerPurger } from "./purge.server";
+import { createFront, type FrontOptions } from "./front.server";
+import { createPurgeHook, PURGE_HOOK_JOB, purgeHookHandler } from "./hook.server";
+import { purgeTags, registerPurger } from "./purge.server";
+import { createPageStore, type PageStore } from "./store.server";
 
 /** What the cache holds for one key (the stale-page diagnosis, `/api/routing-test`). */
 export interface CachedPageInfo {
@@ -19,6 +28,19 @@ export interface CachedPageInfo {
   etag: string;
 }
 
+export interface PageCacheStats {
+  entries: number;
+  bytes: number;
+  hits: number;
+  misses: number;
+  /** Answers rendered by Remix in this process (tests assert that a hit renders nothing). */
+  renders: number;
+  /** Whether purges of other processes are heard (Postgres: the LISTEN connection is up); else nothing is stored. */
+  listening: boolean;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
 export interface PageCacheService {
   /**
    * What the cache holds for a public URL as an anonymous visitor would request it: `host` as the request's
@@ -29,6 +51,20 @@ export interface PageCacheService {
   purge(tags: readonly string[]): void;
   /** Called with the tags of every purge this process applies (tests, the outbound hook, the diagnosis). */
   onPurge(listener: (tags: readonly string[]) => void): () => void;
+  /**
+   * `purgeTags` on this app's database: announced to every process (Postgres NOTIFY), purged here, and sent
+   * to the outbound hook. For callers outside a module's write (the CLI, tests that run against the build).
+   */
+  purgeEverywhere(tags: readonly string[]): Promise<void>;
+  /** Empties this process's cache (the bus lost its connection, another process wrote to SQLite). */
+  clear(reason: string): void;
+  stats(): PageCacheStats;
+  /** server.ts: the request handler that answers hits and hands the rest to Express (`inner`). */
+  front(inner: Handler, options: FrontOptions): Handler;
+  /** Called once per request that enters Remix (getLoadContext): the render counter of `stats()`. */
+  countRender(): void;
+  /** Postgres: the backend pid of the LISTEN connection (tests terminate it); null otherwise or while down. */
+  listenerPid(): number | null;
 }
 
 declare module "~/lib/context" {
@@ -37,25 +73,118 @@ declare module "~/lib/context" {
   }
 }
 
-function createPageCacheService(): PageCacheService {
+function createPageCacheService(
+  store: PageStore,
+  bus: PurgeBus,
+  logger: Logger,
+  purgeEverywhere: (tags: readonly string[]) => Promise<void>,
+  { maxBytes, maxEntryBytes }: { maxBytes: number; maxEntryBytes: number },
+): PageCacheService {
   const listeners = new Set<(tags: readonly string[]) => void>();
+  let renders = 0;
   return {
-    inspect: () => null,
+    inspect(host, pathWithQuery) {
+      const q = pathWithQuery.indexOf("?");
+      const path = q === -1 ? pathWithQuery : pathWithQuery.slice(0, q);
+      const search = q === -1 ? "" : pathWithQuery.slice(q);
+      // The scheme is part of the key (an https answer carries HSTS): the https variant first, as browsers ask.
+      for (const scheme of ["https", "http"]) {
+        const key = store.keyOf(scheme, host, path, search);
+        const entry = key === null ? undefined : store.peek(key);
+        if (!entry) continue;
+        return {
+          key: entry.key,
+          tags: entry.tags,
+          renderedAt: new Date(entry.renderedAt).toISOString(),
+          expiresAt: new Date(entry.expiresAt).toISOString(),
+          bytes: entry.bytes,
+          hits: entry.hits,
+          etag: entry.etag,
+        };
+      }
+      return null;
+    },
     purge(tags) {
+      store.purge(tags);
       for (const listener of listeners) listener(tags);
     },
+    purgeEverywhere,
     onPurge(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    clear(reason) {
+      const { entries } = store.stats();
+      store.clear();
+      if (entries) logger.info({ entries, reason }, "page cache emptied");
+    },
+    stats: () => ({ ...store.stats(), renders, listening: store.accepting }),
+    // PAGE_CACHE_MAX_BYTES=0 turns the cache off: Express answers everything, as before issue 15.
+    front: (inner, options) => (maxBytes === 0 ? inner : createFront({ store, logger, maxEntryBytes }, inner, options)),
+    countRender() {
+      renders += 1;
+    },
+    listenerPid: () => bus.listenerPid(),
   };
 }
 
+/**
+ * For a process that writes but serves no page (the CLI): its purges are announced to the running servers
+ * (Postgres NOTIFY at commit; on SQLite the server notices the write itself through data_version) and purge
+ * nothing here.
+ */
+export function registerAnnouncingPurger(handle: DatabaseHandle, databaseUrl: string): void {
+  const bus = openPurgeBus(handle, { url: databaseUrl, origin: randomUUID() });
+  registerPurger(handle.db, { announce: (trx, tags) => bus.announce(trx, tags), purged: () => {} });
+}
+
+/** Each running app's store and bus, by its services object (the same one `start` and `stop` receive). */
+const internals = new WeakMap<object, { store: PageStore; bus: PurgeBus }>();
+
 export const cacheModule = defineModule({
   name: "cache",
-  services: ({ db }) => {
-    const pageCache = createPageCacheService();
-    registerPurger(db, { announce: async () => {}, purged: (tags) => pageCache.purge(tags) });
+  services: (services, handle) => {
+    const { env, logger, db } = services;
+    if (env.PAGE_CACHE_PURGE_HOOK_URL && !env.PAGE_CACHE_PURGE_HOOK_SECRET) {
+      throw new Error("PAGE_CACHE_PURGE_HOOK_URL needs PAGE_CACHE_PURGE_HOOK_SECRET (a whsec_ secret) to sign with");
+    }
+    const store = createPageStore({
+      maxBytes: env.PAGE_CACHE_MAX_BYTES,
+      maxEntryBytes: env.PAGE_CACHE_MAX_ENTRY_BYTES,
+      ttlSeconds: env.PAGE_CACHE_TTL_SECONDS,
+    });
+    const bus = openPurgeBus(handle, { url: env.DATABASE_URL, origin: randomUUID() });
+    internals.set(services, { store, bus });
+    const pageCache = createPageCacheService(store, bus, logger, (tags) => purgeTags(db, tags), {
+      maxBytes: env.PAGE_CACHE_MAX_BYTES,
+      maxEntryBytes: env.PAGE_CACHE_MAX_ENTRY_BYTES,
+    });
+    // The jobs module comes later in the manifest: the hook reaches its runner through `services` when it fires.
+    const hook = createPurgeHook(services);
+    registerPurger(db, {
+      announce: (trx, tags) => bus.announce(trx, tags),
+      purged: (tags) => {
+        pageCache.purge(tags);
+        hook?.add(tags);
+      },
+    });
     return { pageCache };
+  },
+  contributes: (services) => ({ jobs: { [PURGE_HOOK_JOB]: purgeHookHandler(services) } }),
+  start: (services) => {
+    const { pageCache, dialect, logger } = services;
+    const own = internals.get(services);
+    if (!own) return;
+    // Until the Postgres LISTEN is up, a purge of another process could be missed: store nothing.
+    if (dialect === "postgres") own.store.setAccepting(false);
+    own.bus.start({
+      purge: (tags) => pageCache.purge(tags),
+      clear: (reason) => pageCache.clear(reason),
+      listening: (value) => own.store.setAccepting(value),
+      error: (error, message) => logger.warn({ err: error }, message),
+    });
+  },
+  stop: async (services) => {
+    await internals.get(services)?.bus.stop();
   },
 });

@@ -1,0 +1,390 @@
+/**
+ * The page cache's front (issue 15, ADR 026): the HTTP server's request handler, in front of Express. A hit is
+ * answered here — no Express, no Remix, no database — from the stored status, headers and bytes, with its own
+ * X-Request-Id, `Age`, the encoding the client accepts, and the request log line (`cache: "hit"`). Anything
+ * else goes to Express (`inner`); an eligible miss is captured on its way out and stored when its answer says
+ * it may be (`publicCacheHeaders`), then sent from what was stored, compressed by the cache itself.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { cookiesBypass } from "./cookies";
+import { CACHE_TAG_HEADER, CACHE_UNTIL_HEADER, CACHE_VARY_QUERY_HEADER } from "./headers";
+import { compressedCopies, strongEtag, type CacheEntry, type PageStore, type StoredAnswer } from "./store.server";
+
+export type CacheVerdict = "hit" | "miss" | "bypass";
+
+export interface FrontOptions {
+  /** Express's `trust proxy fn` (TRUST_PROXY): forwarded headers count only from a peer it trusts. */
+  trusted(address: string | undefined, hop: number): boolean;
+  /** In production an http request (by a trusted X-Forwarded-Proto) is redirected by Express: never a hit. */
+  production: boolean;
+  isValidHost(host: string): boolean;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Headers that belong to one answer, not to the page: never replayed from the store. */
+const PER_REQUEST = new Set([
+  "x-request-id",
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "content-encoding",
+  "etag",
+  "age",
+  "vary",
+  "set-cookie",
+  CACHE_UNTIL_HEADER.toLowerCase(),
+  CACHE_VARY_QUERY_HEADER.toLowerCase(),
+]);
+
+/** Paths the cache never looks at: the API (callers with credentials, JSON) and fingerprinted assets. */
+function outOfScope(path: string): boolean {
+  return path.startsWith("/api/") || path === "/api" || path.startsWith("/assets/");
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined) return undefined;
+  const comma = text.indexOf(",");
+  return (comma === -1 ? text : text.slice(0, comma)).trim() || undefined;
+}
+
+/** The encoding to send: br, then gzip, when the client accepts it (q > 0) and the store has the copy. */
+function chooseEncoding(accept: string | string[] | undefined, entry: StoredAnswer): "br" | "gzip" | null {
+  if (!accept || (!entry.br && !entry.gzip)) return null;
+  const text = Array.isArray(accept) ? accept.join(",") : accept;
+  let br = false;
+  let gzip = false;
+  for (const part of text.split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) continue;
+    if (name === "br") br = true;
+    else if (name === "gzip" || name === "x-gzip" || name === "*") gzip = true;
+  }
+  if (br && entry.br) return "br";
+  if (gzip && entry.gzip) return "gzip";
+  return null;
+}
+
+/** `If-None-Match` against a strong ETag (weak comparison, as RFC 9110 §13.1.2 asks for GET). */
+function notModified(header: string | string[] | undefined, etag: string): boolean {
+  if (!header) return false;
+  const text = Array.isArray(header) ? header.join(",") : header;
+  if (text.trim() === "*") return true;
+  return text.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
+/** Whether an answer, by its headers so far, may be stored (and so is captured instead of sent as it goes). */
+function storableAnswer(res: ServerResponse): boolean {
+  if (res.statusCode !== 200) return false;
+  const control = res.getHeader("cache-control");
+  if (typeof control !== "string" || !/\bpublic\b/.test(control) || !/\bs-maxage=\d+/.test(control)) return false;
+  if (/\b(private|no-store)\b/.test(control)) return false;
+  if (!res.getHeader(CACHE_TAG_HEADER)) return false;
+  // An answer that varies on a request header other than the encoding (the cache's own) is not one per key.
+  if (
+    list(res.getHeader("vary") as string | string[] | undefined).some(
+      (name) => name.toLowerCase() !== "accept-encoding",
+    )
+  )
+    return false;
+  return !res.hasHeader("set-cookie") && !res.hasHeader("content-encoding");
+}
+
+function stripInternal(res: ServerResponse): void {
+  res.removeHeader(CACHE_UNTIL_HEADER);
+  res.removeHeader(CACHE_VARY_QUERY_HEADER);
+}
+
+function list(value: string | number | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value.join(",") : String(value))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** The stored headers as `writeHead` takes them, built once per entry rather than on every hit. */
+const headerObjects = new WeakMap<StoredAnswer, OutgoingHttpHeaders>();
+function replayed(entry: StoredAnswer): OutgoingHttpHeaders {
+  let headers = headerObjects.get(entry);
+  if (headers) return headers;
+  headers = {};
+  for (const [name, value] of entry.headers) {
+    const existing = headers[name];
+    headers[name] = existing === undefined ? value : ([] as string[]).concat(existing as string, value);
+  }
+  headerObjects.set(entry, headers);
+  return headers;
+}
+
+export interface FrontDeps {
+  store: PageStore;
+  logger: Logger;
+  /** An answer growing past this is not stored: it stops being held and streams on as usual. */
+  maxEntryBytes: number;
+}
+
+export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptions): Handler {
+  const { store, logger } = deps;
+  /** Misses being rendered, by key: later requests for the key wait for the first render (single flight). */
+  const flights = new Map<string, Promise<void>>();
+
+  function mark(res: ServerResponse, verdict: CacheVerdict): void {
+    // Express's init keeps an existing `res.locals`: its request log line reads `cache` from here.
+    (res as ServerResponse & { locals?: Record<string, unknown> }).locals = { cache: verdict };
+  }
+
+  function serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: StoredAnswer,
+    verdict: CacheVerdict,
+    requestId: string,
+    started: number,
+  ): void {
+    const headers: OutgoingHttpHeaders = { ...replayed(entry) };
+    headers["x-request-id"] = requestId;
+    headers.etag = entry.etag;
+    headers.vary = "Accept-Encoding";
+    if (verdict === "hit") headers.age = String(Math.max(0, Math.floor((Date.now() - entry.renderedAt) / 1000)));
+    let status = entry.status;
+    let body: Buffer | undefined;
+    if (notModified(req.headers["if-none-match"], entry.etag)) {
+      status = 304;
+      delete headers["content-type"];
+    } else {
+      const encoding = chooseEncoding(req.headers["accept-encoding"], entry);
+      body = encoding === "br" ? entry.br! : encoding === "gzip" ? entry.gzip! : entry.identity;
+      if (encoding) headers["content-encoding"] = encoding;
+      headers["content-length"] = String(body.length);
+    }
+    res.writeHead(status, headers);
+    res.end(req.method === "HEAD" ? undefined : body);
+    if (verdict !== "hit") return;
+    const path = (req.url ?? "/").split("?")[0];
+    logger.info(
+      {
+        req: { id: requestId, method: req.method, path },
+        res: { statusCode: status },
+        responseTime: Math.round(performance.now() - started),
+        callerType: entry.log.callerType ?? "public",
+        route: entry.log.route,
+        cache: "hit",
+      },
+      `${req.method} ${status}`,
+    );
+  }
+
+  /**
+   * Hands a miss to Express and captures its answer: while its headers say it may be stored, the body is kept
+   * here (not sent), then stored and sent from the stored copy. Express renders it uncompressed: the hidden
+   * `Accept-Encoding` (only while the answer is storable, so other answers keep their compression).
+   */
+  function renderAndCapture(
+    req: IncomingMessage,
+    res: ServerResponse,
+    key: { scheme: string; host: string; path: string; params: Array<[string, string]> },
+  ): Promise<void> {
+    const started = performance.now();
+    const generation = store.renderStarted();
+    let finished: () => void;
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      store.renderDone();
+      finished();
+    };
+    res.once("close", settle);
+
+    const acceptEncoding = req.headers["accept-encoding"];
+    Object.defineProperty(req.headers, "accept-encoding", {
+      configurable: true,
+      enumerable: true,
+      get: () => (decided ? (capture ? undefined : acceptEncoding) : storableAnswer(res) ? undefined : acceptEncoding),
+    });
+
+    const original = { writeHead: res.writeHead, write: res.write, end: res.end };
+    let decided = false;
+    let capture: Buffer[] | null = null;
+    let held = 0;
+
+    const decide = () => {
+      if (decided) return;
+      decided = true;
+      if (req.method === "GET" && storableAnswer(res)) capture = [];
+      else stripInternal(res);
+    };
+
+    res.writeHead = function writeHead(this: ServerResponse, status: number, ...rest: unknown[]) {
+      if (!decided) {
+        res.statusCode = status;
+        const headers = (typeof rest[0] === "string" ? rest[1] : rest[0]) as
+          OutgoingHttpHeaders | unknown[] | undefined;
+        if (Array.isArray(headers)) {
+          // Raw header lists are not replayed: send as is.
+          decided = true;
+          stripInternal(res);
+        } else if (headers) {
+          for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
+          rest = typeof rest[0] === "string" ? [rest[0]] : [];
+        }
+        decide();
+      }
+      if (capture) return res;
+      return (original.writeHead as (...args: unknown[]) => ServerResponse).call(res, status, ...rest);
+    } as ServerResponse["writeHead"];
+
+    const chunkOf = (chunk: unknown, encoding: unknown): Buffer | null =>
+      chunk === undefined || chunk === null || typeof chunk === "function"
+        ? null
+        : Buffer.isBuffer(chunk)
+          ? chunk
+          : chunk instanceof Uint8Array
+            ? Buffer.from(chunk)
+            : Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+
+    res.write = function write(this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+      if (!decided) res.writeHead(res.statusCode);
+      if (!capture) return (original.write as (...args: unknown[]) => boolean).call(res, chunk, ...rest);
+      const buffer = chunkOf(chunk, rest[0]);
+      if (buffer) {
+        capture.push(buffer);
+        held += buffer.length;
+      }
+      if (held > deps.maxEntryBytes) {
+        // Too big to store: send what is held and let the rest stream (uncompressed: Express was told so).
+        const chunks = capture;
+        capture = null;
+        stripInternal(res);
+        (original.writeHead as (status: number) => ServerResponse).call(res, res.statusCode);
+        let result = true;
+        for (const piece of chunks) result = (original.write as (chunk: Buffer) => boolean).call(res, piece);
+        const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+        if (done) process.nextTick(done);
+        return result;
+      }
+      const callback = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+      if (callback) process.nextTick(callback);
+      return true;
+    } as ServerResponse["write"];
+
+    res.end = function end(this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+      if (!decided) res.writeHead(res.statusCode);
+      if (!capture) {
+        const result = (original.end as (...args: unknown[]) => ServerResponse).call(res, chunk, ...rest);
+        settle();
+        return result;
+      }
+      const buffer = chunkOf(chunk, rest[0]);
+      if (buffer) capture.push(buffer);
+      res.writeHead = original.writeHead;
+      res.write = original.write;
+      res.end = original.end;
+      const { requestId: renderedId, ...answer } = answerOf(res, Buffer.concat(capture));
+      const stored = store.put(key, answer, generation);
+      // The answer is sent from the stored copy; `Connection: close` (a draining shutdown) is this answer's own.
+      for (const name of res.getHeaderNames()) if (name !== "connection") res.removeHeader(name);
+      // The miss keeps the id its request log line (written by Express's logger) carries.
+      const requestId = String(renderedId ?? randomUUID());
+      serve(req, res, stored ?? { ...answer, renderedAt: Date.now(), expiresAt: 0 }, "miss", requestId, started);
+      settle();
+      return res;
+    } as ServerResponse["end"];
+
+    mark(res, "miss");
+    inner(req, res);
+    return done;
+  }
+
+  function answerOf(res: ServerResponse, identity: Buffer) {
+    const headers: Array<[string, string]> = [];
+    for (const [name, value] of Object.entries(res.getHeaders())) {
+      if (PER_REQUEST.has(name) || value === undefined) continue;
+      for (const one of Array.isArray(value) ? value : [String(value)]) headers.push([name, one]);
+    }
+    const until = res.getHeader(CACHE_UNTIL_HEADER);
+    const untilMs = until === undefined ? undefined : Date.parse(String(until));
+    const scope = (res as ServerResponse & { locals?: { scope?: { log?: { callerType?: string; route?: string } } } })
+      .locals?.scope;
+    const contentType = res.getHeader("content-type");
+    return {
+      status: res.statusCode,
+      headers,
+      identity,
+      ...compressedCopies(identity, contentType === undefined ? undefined : String(contentType)),
+      etag: strongEtag(identity),
+      tags: list(res.getHeader(CACHE_TAG_HEADER)),
+      varyQuery: list(res.getHeader(CACHE_VARY_QUERY_HEADER)).sort(),
+      until: untilMs === undefined || Number.isNaN(untilMs) ? undefined : untilMs,
+      log: { callerType: scope?.log?.callerType, route: scope?.log?.route },
+      requestId: res.getHeader("x-request-id"),
+    };
+  }
+
+  return function front(req, res) {
+    const started = performance.now();
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q === -1 ? url : url.slice(0, q);
+    // Absolute-form targets (`GET http://host/…`, a proxy's) and the API are Express's alone.
+    if (!path.startsWith("/") || outOfScope(path)) return inner(req, res);
+    if (
+      (req.method !== "GET" && req.method !== "HEAD") ||
+      req.headers.authorization ||
+      cookiesBypass(req.headers.cookie)
+    ) {
+      mark(res, "bypass");
+      return inner(req, res);
+    }
+    const viaProxy = options.trusted(req.socket.remoteAddress, 0);
+    const host = (viaProxy && firstValue(req.headers["x-forwarded-host"])) || req.headers.host;
+    if (!host || !options.isValidHost(host)) return inner(req, res);
+    const forwardedProto = viaProxy ? firstValue(req.headers["x-forwarded-proto"])?.toLowerCase() : undefined;
+    const scheme = forwardedProto ?? ((req.socket as { encrypted?: boolean }).encrypted ? "https" : "http");
+    if (options.production && forwardedProto === "http") {
+      mark(res, "bypass");
+      return inner(req, res);
+    }
+
+    const found = store.lookup(scheme, host, path, q === -1 ? "" : url.slice(q));
+    if (found.kind === "hit") return serve(req, res, found.entry, "hit", randomUUID(), started);
+    if (found.kind === "bypass") {
+      mark(res, "bypass");
+      return inner(req, res);
+    }
+    const key = { scheme, host, path, params: found.params };
+    if (req.method === "HEAD") {
+      // A HEAD answer has no body to store; the next GET stores it.
+      mark(res, "miss");
+      return inner(req, res);
+    }
+    const flight = flights.get(found.key);
+    if (flight) {
+      void flight.then(() => {
+        const entry = store.peek(found.key);
+        if (entry) {
+          entry.hits += 1;
+          return serve(req, res, entry, "hit", randomUUID(), started);
+        }
+        // The first render was not storable (or was purged meanwhile): render this one too.
+        void renderAndCapture(req, res, key);
+      });
+      return;
+    }
+    const rendering = renderAndCapture(req, res, key);
+    flights.set(found.key, rendering);
+    void rendering.then(() => {
+      if (flights.get(found.key) === rendering) flights.delete(found.key);
+    });
+  };
+}
+
+export type { CacheEntry };

@@ -1,0 +1,256 @@
+/**
+ * The page cache in the real server (issue 15, ADR 026), on both dialects: a hit answered before Express that
+ * renders nothing, identical for every visitor, with its own request id and the security headers; bypasses;
+ * 304; a purge by tag; another process's write to SQLite; on Postgres a purge announced by one server emptying
+ * the other's entry, and a lost LISTEN connection emptying the cache until it listens again; the outbound
+ * purge hook signed in Standard Webhooks. The route is `/{site}/robots.txt`, cacheable (tags: workspace,
+ * settings, domains) whenever the site has a configured address (PUBLIC_URL).
+ */
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import SQLite from "better-sqlite3";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sqlitePath } from "../../db/client";
+import { verifyWebhook } from "../../app/modules/webhooks/standard-webhooks.server";
+import { createWorkspace, signUp, type Client } from "../helpers/client";
+import { freshDatabase, type TestDatabase } from "../helpers/database";
+import { startServer, type TestServer } from "../helpers/server";
+
+const PUBLIC_URL = "https://atrium.example.test";
+const HOOK_SECRET = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const stats = (server: TestServer) => server.atrium.runtime.services.pageCache.stats();
+
+/** A fresh site (operator signed up, workspace created): its robots.txt path and workspace tag. */
+async function site(server: TestServer): Promise<{ path: string; tag: string; operator: Client }> {
+  const { client } = await signUp(server.url);
+  const slug = `cache${Math.random().toString(36).slice(2, 8)}`;
+  await createWorkspace(client, "Cache Co", slug);
+  await until(() => stats(server).listening, "the purge bus to listen");
+  const first = await fetch(`${server.url}/${slug}/robots.txt`);
+  expect(first.status).toBe(200);
+  const tags = (first.headers.get("cache-tag") ?? "").split(",");
+  // The workspace's tag: a purge of it empties every answer tagged with any tag of that workspace.
+  const tag = /^ws:[^:]+/.exec(tags[0] ?? "")?.[0];
+  expect(tag, `Cache-Tag: ${tags.join(",")}`).toBeDefined();
+  return { path: `/${slug}/robots.txt`, tag: tag!, operator: client };
+}
+
+describe("page cache", () => {
+  let server: TestServer;
+  let path: string;
+  let tag: string;
+  let operator: Client;
+
+  beforeAll(async () => {
+    server = await startServer({ PUBLIC_URL });
+    ({ path, tag, operator } = await site(server));
+  });
+  afterAll(() => server?.close());
+
+  it("answers the next GET from the cache, before Remix, byte for byte, with the security headers and its own id", async () => {
+    const renders = stats(server).renders;
+    const a = await fetch(`${server.url}${path}`, { headers: { "user-agent": "A", "accept-language": "fr" } });
+    const b = await fetch(`${server.url}${path}`, { headers: { "user-agent": "B", cookie: "_ga=GA1.1.1" } });
+    expect(stats(server).renders).toBe(renders);
+    expect(await b.text()).toBe(await a.text());
+    expect(b.headers.get("x-request-id")).not.toBe(a.headers.get("x-request-id"));
+    expect(b.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(b.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(b.headers.get("cache-control")).toContain("s-maxage=");
+    expect(b.headers.get("atrium-cache-vary-query")).toBeNull();
+    const id = b.headers.get("x-request-id");
+    const line = server.logs.find((l) => (l.req as { id?: string } | undefined)?.id === id);
+    expect(line).toMatchObject({
+      msg: "GET 200",
+      cache: "hit",
+      res: { statusCode: 200 },
+      req: { method: "GET", path },
+    });
+    const info = server.atrium.runtime.services.pageCache.inspect(new URL(server.url).host, path);
+    expect(info?.tags.every((t) => t === tag || t.startsWith(`${tag}:`))).toBe(true);
+  });
+
+  it("answers If-None-Match with 304 without rendering", async () => {
+    const etagValue = (await fetch(`${server.url}${path}`)).headers.get("etag")!;
+    expect(etagValue).toMatch(/^"[^"]+"$/);
+    const renders = stats(server).renders;
+    const revalidated = await fetch(`${server.url}${path}`, { headers: { "if-none-match": etagValue } });
+    expect(revalidated.status).toBe(304);
+    expect(stats(server).renders).toBe(renders);
+  });
+
+  it("renders for an operator's session, an undeclared cookie, an undeclared query and a POST", async () => {
+    const renders = stats(server).renders;
+    expect((await operator.get(path)).status).toBe(200);
+    await fetch(`${server.url}${path}`, { headers: { cookie: "someone_else=1" } });
+    await fetch(`${server.url}${path}?preview=1`);
+    await fetch(`${server.url}${path}`, { method: "POST", headers: { origin: server.url } });
+    expect(stats(server).renders).toBe(renders + 4);
+    // A marketing parameter is not part of the key.
+    await fetch(`${server.url}${path}?utm_source=news`);
+    expect(stats(server).renders).toBe(renders + 4);
+  });
+
+  it("empties the entries of a purged tag, and renders again", async () => {
+    await fetch(`${server.url}${path}`);
+    const host = new URL(server.url).host;
+    expect(server.atrium.runtime.services.pageCache.inspect(host, path)).not.toBeNull();
+    await server.atrium.runtime.services.pageCache.purgeEverywhere([tag]);
+    expect(server.atrium.runtime.services.pageCache.inspect(host, path)).toBeNull();
+    const renders = stats(server).renders;
+    await fetch(`${server.url}${path}`);
+    expect(stats(server).renders).toBe(renders + 1);
+  });
+
+  it("leaves Express's compression to the answers it does not store", async () => {
+    const res = await fetch(`${server.url}/login`, { headers: { "accept-encoding": "gzip" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toContain("no-store");
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+  });
+
+  it("renders concurrent misses of one page once (single flight), and gives each the same bytes", async () => {
+    await server.atrium.runtime.services.pageCache.purgeEverywhere([tag]);
+    const renders = stats(server).renders;
+    const bodies = await Promise.all(
+      Array.from({ length: 6 }, () => fetch(`${server.url}${path}`).then((r) => r.text())),
+    );
+    expect(stats(server).renders).toBe(renders + 1);
+    expect(new Set(bodies).size).toBe(1);
+  });
+
+  it("on SQLite, empties the cache when another process writes to the database", async () => {
+    if (server.database.dialect !== "sqlite") return;
+    await fetch(`${server.url}${path}`);
+    expect(stats(server).entries).toBeGreaterThan(0);
+    const other = new SQLite(sqlitePath(server.database.url));
+    try {
+      other.prepare("update health_probe set checked_at = ?").run(new Date().toISOString());
+      other.prepare("insert into health_probe (id, checked_at) values (?, ?) on conflict do nothing").run("cli", "x");
+    } finally {
+      other.close();
+    }
+    await until(() => stats(server).entries === 0, "the cache to be emptied");
+  });
+});
+
+describe("page cache memory", () => {
+  let server: TestServer;
+  afterAll(() => server?.close());
+
+  it("evicts the least recently used answer once PAGE_CACHE_MAX_BYTES is reached", async () => {
+    server = await startServer({ PUBLIC_URL, PAGE_CACHE_MAX_BYTES: "3500" });
+    const a = await site(server);
+    const b = await site(server);
+    expect(stats(server).entries).toBe(1);
+    expect(stats(server).bytes).toBeLessThanOrEqual(3_500);
+    const host = new URL(server.url).host;
+    expect(server.atrium.runtime.services.pageCache.inspect(host, a.path)).toBeNull();
+    expect(server.atrium.runtime.services.pageCache.inspect(host, b.path)).not.toBeNull();
+  });
+});
+
+describe("page cache across processes (Postgres)", () => {
+  let database: TestDatabase;
+  let one: TestServer;
+  let two: TestServer;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    one = await startServer({ PUBLIC_URL }, database);
+    two = await startServer({ PUBLIC_URL }, database);
+  });
+  afterAll(async () => {
+    await one?.close();
+    await two?.close();
+    await database?.drop();
+  });
+
+  it("a purge announced by one server empties the other's entry within a second", async () => {
+    if (database.dialect !== "postgres") return;
+    const { path, tag } = await site(one);
+    await until(() => stats(two).listening, "the second server to listen");
+    await fetch(`${two.url}${path}`);
+    const host = new URL(two.url).host;
+    expect(two.atrium.runtime.services.pageCache.inspect(host, path)).not.toBeNull();
+    await one.atrium.runtime.services.pageCache.purgeEverywhere([tag]);
+    await until(() => two.atrium.runtime.services.pageCache.inspect(host, path) === null, "the purge to arrive", 1_000);
+  });
+
+  it("a server whose LISTEN connection is killed empties its cache, stores nothing, and listens again", async () => {
+    if (database.dialect !== "postgres") return;
+    const { path } = await site(two);
+    await fetch(`${two.url}${path}`);
+    expect(stats(two).entries).toBeGreaterThan(0);
+    const pid = two.atrium.runtime.services.pageCache.listenerPid();
+    expect(pid).not.toBeNull();
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query("select pg_terminate_backend($1)", [pid]);
+    } finally {
+      await admin.end();
+    }
+    await until(() => stats(two).entries === 0, "the cache to be emptied");
+    await until(
+      () => stats(two).listening && two.atrium.runtime.services.pageCache.listenerPid() !== pid,
+      "the reconnection",
+    );
+    await fetch(`${two.url}${path}`);
+    const renders = stats(two).renders;
+    await fetch(`${two.url}${path}`);
+    expect(stats(two).renders).toBe(renders);
+  });
+});
+
+describe("the outbound purge hook", () => {
+  let server: TestServer;
+  const received: Array<{ headers: IncomingMessage["headers"]; body: string }> = [];
+  const hook = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+      res.writeHead(204).end();
+    });
+  });
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve));
+    server = await startServer({
+      PUBLIC_URL,
+      PAGE_CACHE_PURGE_HOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/purge`,
+      PAGE_CACHE_PURGE_HOOK_SECRET: HOOK_SECRET,
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      JOBS_POLL_MS: "50",
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await new Promise((resolve) => hook.close(resolve));
+  });
+
+  it("POSTs the tags of a burst of purges once, signed with the configured secret", async () => {
+    await server.atrium.runtime.services.pageCache.purgeEverywhere(["ws:a:page:1"]);
+    await server.atrium.runtime.services.pageCache.purgeEverywhere(["ws:a:pages"]);
+    await until(() => received.length > 0, "the purge hook's delivery");
+    const [delivery] = received;
+    const headers = delivery!.headers as Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string>;
+    expect(verifyWebhook(HOOK_SECRET, headers, delivery!.body, Math.floor(Date.now() / 1000))).toBe(true);
+    const wrongSecret = `whsec_${Buffer.alloc(32, 8).toString("base64")}`;
+    expect(verifyWebhook(wrongSecret, headers, delivery!.body, Math.floor(Date.now() / 1000))).toBe(false);
+    const body = JSON.parse(delivery!.body) as { type: string; tags: string[]; at: string };
+    expect(body).toMatchObject({ type: "cache.purged", tags: ["ws:a:page:1", "ws:a:pages"] });
+    expect(received).toHaveLength(1);
+  });
+});
