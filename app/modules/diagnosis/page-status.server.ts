@@ -281,7 +281,8 @@ async function cacheOf(
   held: CachedPageInfo | null,
   expected: string[],
 ): Promise<CacheDiagnosis> {
-  const tags = held ? held.tags : expected;
+  // Most telling first: the page's own tag, then what its frame shows, the whole-site tag last.
+  const tags = [...(held ? held.tags : expected)].sort((a, b) => rank(a) - rank(b));
   const names = workspaceId ? await namesOf(services, workspaceId, tags) : new Map<string, string>();
   return {
     cacheable: reason === null,
@@ -305,6 +306,13 @@ async function cacheOf(
     purgedBy: refreshersOf(tags, names),
   };
 }
+
+const RANKS: Record<string, number> = { page: 0, pages: 1, workspace: 9 };
+const rank = (tag: string) => {
+  const parsed = parseTag(tag);
+  if (!parsed) return 10;
+  return parsed.kind === "media" && parsed.id ? 0 : (RANKS[parsed.kind] ?? 5);
+};
 
 /** The titles of the pages and the names of the files that tags of `workspaceId` name by id. */
 async function namesOf(services: Services, workspaceId: string, tags: readonly string[]): Promise<Map<string, string>> {
