@@ -104,7 +104,9 @@ function Resolution({ d }: { d: UrlDiagnosis }) {
           <dd>
             {d.page
               ? `${d.target.kind === "home" ? "The home page" : "The page"} '${d.page.title}'${d.page.status === "draft" ? " (a draft: not published)" : ""}`
-              : d.target.label}
+              : d.target.kind === "page"
+                ? "No page has this address: the site's 404"
+                : d.target.label}
             {d.page ? (
               <>
                 {" · "}
@@ -265,8 +267,9 @@ export default function PageStatus() {
           ) : null}
         </section>
       ) : null}
-      {d ? <Refreshers d={d} /> : null}
-      {d?.site && canRefresh && d.cache.tags.length ? (
+      {/* An answer the cache never keeps has nothing to refresh: its next request renders it anyway. */}
+      {d && (d.cache.cacheable || d.cache.cached) ? <Refreshers d={d} /> : null}
+      {d?.site && canRefresh && (d.cache.cacheable || d.cache.cached) && d.cache.tags.length ? (
         <section className="panel" aria-labelledby="refresh">
           <h2 id="refresh">Refresh now</h2>
           <p className="hint">

@@ -188,6 +188,10 @@ describe("/settings/page-status", () => {
   it("says when nothing answers, refuses what is no address, and keeps another workspace's site out", async () => {
     const missing = await (await owner.get("/settings/page-status?url=/no-such-page")).text();
     expect(missing).toContain("Nothing is published at this address");
+    expect(missing).toContain("No page has this address");
+    // A 404 is never cached: nothing to refresh.
+    expect(missing).not.toContain("What refreshes it");
+    expect(missing).not.toContain("Refresh now");
     const invalid = await (await owner.get(`/settings/page-status?url=${encodeURIComponent("about us")}`)).text();
     expect(invalid).toContain("Enter a full address");
     const foreign = await (
