@@ -1,9 +1,14 @@
-// GET /api/routing-test[?path=/some/path][&site=slug] — how this request (or `path`) is routed: which host
-// kind answered (the deployment's, or a site's custom domain, ADR 025), the path Remix matches after the
-// host's rewrite, the 301 that applies instead if any, and the site, caller and credential of that route.
+// GET /api/routing-test[?path=/some/path | ?url=https://host/path][&site=slug] — how this request (or `path` on
+// this request's host, or `url` on one of this deployment's hosts) is routed: which host kind answered (the
+// deployment's, or a site's custom domain, ADR 025), the path Remix matches after the host's rewrite, the 301
+// that applies instead if any, the site, caller and credential of that route, and `cache`: whether the page
+// cache may keep that answer (or why not), what it holds for it now, its tags and what purges each (the
+// stale-page diagnosis, ADR 026). The method and cookies of this request stand for those of the one asked about.
 import { contractFor } from "~/lib/access-contract.server";
+import { invalid } from "~/lib/errors";
 import { apiRoute } from "~/lib/routes.server";
 import { resolveSiteBySlug, resolveSiteOfApiRequest } from "~/modules/access/site.server";
+import { cookieNames, diagnoseUrl } from "~/modules/diagnosis/page-status.server";
 import { routeHost } from "~/modules/hosts/routing.server";
 
 export const loader = apiRoute({
@@ -11,9 +16,23 @@ export const loader = apiRoute({
   internal: true,
   GET: async ({ request, context }) => {
     const url = new URL(request.url);
-    const path = url.searchParams.get("path") ?? url.pathname;
-    const { db, siteDomains } = context.services;
-    const route = await routeHost(siteDomains, url.host, path);
+    const { db, siteDomains, hosts } = context.services;
+    const asked = url.searchParams.get("url");
+    let host = url.host;
+    let path = url.searchParams.get("path") ?? url.pathname;
+    if (asked !== null) {
+      let target: URL;
+      try {
+        target = new URL(asked);
+      } catch {
+        throw invalid("url must be an absolute http(s) URL");
+      }
+      if (!/^https?:$/.test(target.protocol)) throw invalid("url must be an absolute http(s) URL");
+      if (!(await hosts.serves(target.host))) throw invalid(`${target.hostname} is not a host this deployment serves`);
+      host = target.host;
+      path = `${target.pathname}${target.search}`;
+    }
+    const route = await routeHost(siteDomains, host, path);
     const routed = route.url.split(/[?#]/)[0]!;
     const contract = contractFor(routed);
     // A page path names its site in its first segment (after the custom domain's rewrite); an API request by
@@ -23,9 +42,15 @@ export const loader = apiRoute({
       routed.startsWith("/api/") || contract.caller === "operator"
         ? await resolveSiteOfApiRequest(db, request, route.site ?? undefined)
         : await resolveSiteBySlug(db, routed.split("/")[1], route.site ? "host" : "path");
+    const diagnosis = await diagnoseUrl(context.services, {
+      host,
+      pathWithQuery: path,
+      method: request.method,
+      cookies: cookieNames(request.headers.get("cookie")),
+    });
     return Response.json(
       {
-        host: url.host,
+        host,
         kind: route.kind,
         protocol: url.protocol.replace(":", ""),
         clientIp: context.request.ip,
@@ -37,6 +62,9 @@ export const loader = apiRoute({
         callerType: contract.caller,
         credential: contract.credential,
         route: context.request.log.route,
+        target: diagnosis.target,
+        page: diagnosis.page,
+        cache: diagnosis.cache,
       },
       { headers: { "Cache-Control": "no-store" } },
     );

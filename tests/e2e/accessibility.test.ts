@@ -83,6 +83,7 @@ const PAGES = [
   "/discovery/indexnow",
   "/settings/site",
   "/settings/domains",
+  "/settings/page-status",
   "/shop", // the console's own 404, inside the shell
   "/acme",
   "/acme/contact",
