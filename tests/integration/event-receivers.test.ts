@@ -436,3 +436,40 @@ describe("the rate limit", () => {
     expect((await sendEvent("branding", event("branding.updated", { corners: "round" }))).status).toBe(200);
   });
 });
+
+describe("/api/openapi.json", () => {
+  it("describes each family: its headers, signature scheme, body schema and answers", async () => {
+    const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, { post?: Record<string, unknown> }>;
+      components: { securitySchemes: Record<string, { name?: string }> };
+    };
+    expect(doc.components.securitySchemes.standardWebhooks?.name).toBe("webhook-signature");
+    for (const family of ["branding", "settings", "pages", "media", "domains"]) {
+      const post = doc.paths[`/api/webhooks/${family}`]?.post as {
+        parameters: { name: string }[];
+        security: Record<string, unknown>[];
+        requestBody: { content: { "application/json": { schema: { properties?: Record<string, unknown> } } } };
+        responses: Record<string, unknown>;
+      };
+      expect(post, family).toBeDefined();
+      expect(post.parameters.map((p) => p.name)).toEqual(
+        expect.arrayContaining([
+          "Atrium-Workspace",
+          "workspace",
+          "webhook-id",
+          "webhook-timestamp",
+          "webhook-signature",
+        ]),
+      );
+      expect(post.security).toEqual([{ standardWebhooks: [] }]);
+      expect(Object.keys(post.responses)).toEqual(
+        expect.arrayContaining(["200", "400", "401", "403", "404", "413", "429", "500"]),
+      );
+      expect(JSON.stringify(post.requestBody.content["application/json"].schema)).toContain('"workspace"');
+    }
+    const branding = doc.paths["/api/webhooks/branding"]!.post as {
+      requestBody: { content: { "application/json": { schema: { properties: Record<string, { const?: string }> } } } };
+    };
+    expect(branding.requestBody.content["application/json"].schema.properties.type?.const).toBe("branding.updated");
+  });
+});
