@@ -175,6 +175,22 @@ describe("each family changes the public site at the next request", () => {
     const html = (await publicPage()).html;
     expect(html).toContain("Rye on Saturdays");
     expect(html).toContain("+44 20 7946 0000");
+    expect(html).not.toContain('content="noindex"');
+
+    expect((await publicPage("/policies/privacy")).status).toBe(404);
+    const more = await sendEvent(
+      "settings",
+      event("settings.updated", {
+        noindex: true,
+        policies: { privacy: { title: "Privacy", markdown: "We keep **nothing**.", published: true } },
+      }),
+    );
+    expect(more.status, JSON.stringify(more.body)).toBe(200);
+    expect((await publicPage()).html).toContain('content="noindex"');
+    const policy = await publicPage("/policies/privacy");
+    expect(policy.status).toBe(200);
+    expect(policy.html).toContain("<strong>nothing</strong>");
+    expect((await sendEvent("settings", event("settings.updated", { noindex: false }))).status).toBe(200);
   });
 
   it("page.published / page.unpublished: the page appears, then leaves the site", async () => {
