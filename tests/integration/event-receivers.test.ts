@@ -8,6 +8,7 @@ import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setTestClock } from "~/lib/clock.server";
@@ -283,6 +284,39 @@ describe("what changes nothing", () => {
     expect(await tagline()).toBe("Changed since");
     const rows = await rowOf("msg_dup_1");
     expect(rows.map((r) => r.status).sort()).toEqual(["applied", "duplicate"]);
+  });
+
+  it("applies one of two copies sent at once; the other is a duplicate or asked to retry", async () => {
+    const body = event("settings.updated", { profile: { tagline: "Raced" } });
+    const answers = await Promise.all([
+      sendEvent("settings", body, { id: "msg_race" }),
+      sendEvent("settings", body, { id: "msg_race" }),
+    ]);
+    const applied = answers.filter((a) => a.status === 200 && a.body.status === "applied");
+    expect(applied).toHaveLength(1);
+    const other = answers.find((a) => a !== applied[0])!;
+    expect([200, 409]).toContain(other.status);
+    expect((await rowOf("msg_race")).filter((r) => r.status === "applied")).toHaveLength(1);
+  });
+
+  it("answers 500 when the apply fails, records it failed, and a retry with the same id applies it", async () => {
+    const body = event("settings.updated", { noindex: true });
+    // The table the apply writes is briefly missing: a failure that is no fault of the event.
+    await sql`alter table site_discovery rename to site_discovery_away`.execute(server.db);
+    let failed;
+    try {
+      failed = await sendEvent("settings", body, { id: "msg_retry" });
+    } finally {
+      await sql`alter table site_discovery_away rename to site_discovery`.execute(server.db);
+    }
+    expect(failed.status).toBe(500);
+    expect((await rowOf("msg_retry"))[0]).toMatchObject({ status: "failed" });
+    const retried = await sendEvent("settings", body, { id: "msg_retry" });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ status: "applied", duplicate: false });
+    expect((await rowOf("msg_retry")).map((r) => r.status)).toEqual(["applied"]);
+    expect((await publicPage()).html).toContain('content="noindex"');
+    expect((await sendEvent("settings", event("settings.updated", { noindex: false }))).status).toBe(200);
   });
 
   it("refuses a bad signature (401), records it, and changes nothing", async () => {
