@@ -123,6 +123,7 @@ const REASONS: Record<string, string> = {
   no_secret: "No secret for this family yet",
   bad_signature: "Signature does not match any current secret",
   stale_timestamp: "Timestamp outside the replay window",
+  owner_suspended: "The workspace's owner is suspended",
   workspace_mismatch: "Signed for another workspace",
 };
 

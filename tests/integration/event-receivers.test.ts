@@ -328,6 +328,16 @@ describe("what changes nothing", () => {
     expect(forged.body).toMatchObject({ error: "Unauthorized", message: "Invalid signature", statusCode: 401 });
     expect(await tagline()).toBe(before);
     expect((await rowOf(forged.id))[0]).toMatchObject({ status: "refused", reason: "bad_signature", verified: 0 });
+    // A forged body is kept in part only: an unauthenticated sender cannot fill the log 256 KB at a time.
+    const bulky = await sendEvent(
+      "settings",
+      event("settings.updated", { profile: { tagline: "y".repeat(100_000) } }),
+      {
+        secret: "whsec_" + Buffer.alloc(32, 7).toString("base64"),
+      },
+    );
+    expect(bulky.status).toBe(401);
+    expect((await rowOf(bulky.id))[0]!.body.length).toBeLessThanOrEqual(4096);
     // The forged delivery did not take the id: the real event with it still applies.
     const real = await sendEvent("settings", event("settings.updated", { profile: { tagline: "Real" } }), {
       id: forged.id,
@@ -383,6 +393,33 @@ describe("what changes nothing", () => {
     expect(await (await fetch(`${server.url}/${OTHER_SLUG}`)).text()).not.toContain("Hijacked");
     expect(before).not.toContain("Hijacked");
     expect(otherSecret).not.toBe(secrets.get("settings"));
+
+    // B's own, authentic event while B's owner is suspended: 403, recorded, nothing changes.
+    const ownerOfB = (
+      await server.db
+        .selectFrom("workspaces")
+        .select("owner_user_id")
+        .where("id", "=", otherWorkspaceId)
+        .executeTakeFirstOrThrow()
+    ).owner_user_id;
+    await server.db.updateTable("users").set({ status: "suspended" }).where("id", "=", ownerOfB).execute();
+    try {
+      const suspended = await sendEvent(
+        "settings",
+        event("settings.updated", { profile: { tagline: "While suspended" } }, otherWorkspaceId),
+        { workspace: otherWorkspaceId, secret: otherSecret },
+      );
+      expect(suspended.status).toBe(403);
+      const row = await server.db
+        .selectFrom("webhook_receiver_events")
+        .select(["status", "reason"])
+        .where("workspace_id", "=", otherWorkspaceId)
+        .where("event_id", "=", suspended.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: "refused", reason: "owner_suspended" });
+    } finally {
+      await server.db.updateTable("users").set({ status: "active" }).where("id", "=", ownerOfB).execute();
+    }
   });
 
   it("refuses a body over 256 KB (413) before looking at its signature, recorded", async () => {

@@ -98,7 +98,13 @@ export function receiverEventsOf(db: Db, workspaceId: string) {
         if (!retryable) return { kind: "taken", status: held.status };
         // Only one retry wins the row: the update is conditional on the state we read.
         const taken = await update()
-          .set({ status: "received", reason: null, received_at: isoNow(), body: event.body })
+          .set({
+            status: "received",
+            reason: null,
+            received_at: isoNow(),
+            body: event.body,
+            headers: JSON.stringify(event.headers),
+          })
           .where("id", "=", held.id)
           .where("status", "=", held.status)
           .where("received_at", "=", held.received_at)

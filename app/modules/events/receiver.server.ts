@@ -7,7 +7,8 @@
  * 2. the rate limit per workspace and family, then the 256 KB cap on the body (stream-read) — before any
  *    secret is loaded, so a flood costs a counter, not a decryption and an HMAC per request;
  * 3. the workspace's secrets for the family (current + rotated within the overlap), or the provider's own;
- * 4. the Standard Webhooks signature over the exact bytes, then the timestamp inside the replay window;
+ * 4. the Standard Webhooks signature over the exact bytes, then the timestamp inside the replay window (and,
+ *    for an authentic sender only, a 403 while the workspace's owner is suspended);
  * 5. (`receiveEvent`) the event id, claimed for this delivery: a duplicate answers 200 and changes nothing;
  * 6. only then the body, parsed with the family's schema (400 with `issues`), and its `workspace` checked to
  *    be the one named (an event signed for A never touches B: 403);
@@ -45,6 +46,7 @@ export type RefusalReason =
   | "no_secret"
   | "bad_signature"
   | "stale_timestamp"
+  | "owner_suspended"
   | "invalid_body"
   | "workspace_mismatch";
 
@@ -60,11 +62,26 @@ export interface VerifiedEvent {
   contentType: string | null;
 }
 
-async function findWorkspace(services: AppServices, id: string): Promise<EventWorkspace | undefined> {
+async function findWorkspace(
+  services: AppServices,
+  id: string,
+): Promise<(EventWorkspace & { ownerStatus: string }) | undefined> {
   // A workspace id is a ULID; anything else is not looked up (and answers as an unknown one).
   if (!/^[0-9A-Za-z]{1,64}$/.test(id)) return undefined;
-  return services.db.selectFrom("workspaces").select(["id", "slug"]).where("id", "=", id).executeTakeFirst();
+  const row = await services.db
+    .selectFrom("workspaces")
+    .innerJoin("users", "users.id", "workspaces.owner_user_id")
+    .select(["workspaces.id", "workspaces.slug", "users.status as ownerStatus"])
+    .where("workspaces.id", "=", id)
+    .executeTakeFirst();
+  return row;
 }
+
+/**
+ * How much of a refused body is kept: enough to tell what a sender meant, not 256 KB per forged request (an
+ * unauthenticated sender who knows a workspace id could otherwise fill the log at the rate limit's pace).
+ */
+const REFUSED_BODY_KEPT = 4096;
 
 /**
  * The provider guard of /api/webhooks/*: steps 1 to 4. Returns the verified delivery; refuses (and records) the
@@ -86,8 +103,9 @@ export const requireSignedEvent = defineGuard(
         { field: "workspace", message: "Required" },
       ]);
     }
-    const workspace = await findWorkspace(services, named.trim());
-    if (!workspace) throw notFound(NO_RECEIVER);
+    const found = await findWorkspace(services, named.trim());
+    if (!found) throw notFound(NO_RECEIVER);
+    const workspace: EventWorkspace = { id: found.id, slug: found.slug };
 
     const log = receiverEventsOf(services.db, workspace.id);
     const headers = Object.fromEntries(
@@ -96,16 +114,17 @@ export const requireSignedEvent = defineGuard(
     const delivery = (family: string, body = ""): ReceivedEvent => ({
       family,
       eventId: headers["webhook-id"].slice(0, 200),
-      body,
+      body: body.slice(0, REFUSED_BODY_KEPT),
       headers,
       verified: false,
     });
 
     const family = services.eventFamilies.get(familyPath);
     if (!family) {
-      // Counted like any family, so probing names is limited too; only a name that could be a family is kept.
+      // Counted under one key for every unknown name (a new name per request must not mean a new allowance);
+      // only a name that could be a family is kept.
       const key = /^[a-z0-9/-]{1,64}$/.test(familyPath) ? familyPath : "(invalid)";
-      await webhookThrottle.take(workspace.id, `unknown:${key}`);
+      await webhookThrottle.take(workspace.id, "(unknown)");
       await log.note(delivery(key), "refused", "unknown_family");
       throw notFound(NO_RECEIVER);
     }
@@ -163,6 +182,12 @@ export const requireSignedEvent = defineGuard(
     const nowSeconds = Math.floor(now().getTime() / 1000);
     if (Math.abs(nowSeconds - timestamp) > env.WEBHOOKS_TOLERANCE_SECONDS) {
       return refuse("stale_timestamp", STALE_TIMESTAMP);
+    }
+    // The workspace's owner is suspended: the spec's 403 for a suspended account, as for SOP triggers. Only an
+    // authentic sender learns it.
+    if (found.ownerStatus !== "active") {
+      await log.note(delivery(family.family, body), "refused", "owner_suspended");
+      throw forbidden();
     }
 
     return {
