@@ -22,6 +22,7 @@ export const meta: MetaFunction = () => [{ title: "Event receivers · Settings �
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: webhooksCss }];
 
 const PAGE_SIZE = 25;
+const BODY_SHOWN = 2000;
 const STATUSES: readonly ReceiverEventStatus[] = ["applied", "duplicate", "refused", "failed", "received"];
 const Filter = z.object({
   family: z.string().max(64).optional().catch(undefined),
@@ -58,7 +59,12 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
       provider: Boolean(f.secret),
       secrets: secrets.filter((s) => s.family === f.family && !s.revokedAt && s.active),
     })),
-    events: log.events.map(({ body: _body, headers: _headers, ...event }) => event),
+    // What was sent, shortened: enough to see what a sender meant without shipping 256 KB per row.
+    events: log.events.map(({ body, headers, ...event }) => ({
+      ...event,
+      body: body.length > BODY_SHOWN ? `${body.slice(0, BODY_SHOWN)}…` : body,
+      timestamp: headers["webhook-timestamp"] ?? "",
+    })),
     filter: { family: family ?? "", status: filter.status ?? "" },
     page: filter.page,
     pages: pageCount(log.total, PAGE_SIZE),
@@ -307,6 +313,17 @@ export default function EventReceivers() {
                       {e.eventType ?? "—"}
                       <br />
                       <code>{e.eventId || "no id"}</code>
+                      {e.body ? (
+                        <details className="event-body">
+                          <summary>
+                            Body<span className="visually-hidden"> of {e.eventId}</span>
+                          </summary>
+                          <pre>
+                            <code>{e.body}</code>
+                          </pre>
+                          {e.timestamp ? <p className="hint">webhook-timestamp {e.timestamp}</p> : null}
+                        </details>
+                      ) : null}
                     </td>
                     <td>
                       <span className={`status-tag ${e.status}`}>{e.status}</span>

@@ -96,8 +96,15 @@ describe("the Event receivers page", () => {
     expect(await send("whsec_" + Buffer.alloc(32, 9).toString("base64"), "Forged")).toBe(401);
     await page.reload();
     const log = page.getByRole("table");
-    await log.getByText("settings.updated").first().waitFor();
+    const applied = log.getByRole("row").filter({ hasText: "applied" });
+    await applied.getByRole("button", { name: /^Replay/ }).waitFor();
     await log.getByText("Signature does not match any current secret").waitFor();
+    // What was sent is one click away (a <details>, so without JavaScript too).
+    await applied.getByText("Body").click();
+    await applied
+      .locator("pre")
+      .getByText(/Soup at noon/)
+      .waitFor();
     await audit("events");
 
     page.once("dialog", (dialog) => void dialog.accept());
