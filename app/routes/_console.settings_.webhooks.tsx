@@ -289,7 +289,7 @@ export default function EventReceivers() {
               : "No event yet. Create a secret above and give it, with the endpoint, to the sender."}
           </p>
         ) : (
-          <div className="table-scroll">
+          <div className="table-scroll events-scroll">
             <table className="events">
               <caption className="visually-hidden">Events received, newest first ({total})</caption>
               <thead>
