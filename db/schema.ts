@@ -26,6 +26,7 @@ import type { SitesPoliciesTables } from "./schema/sites-policies";
 import type { SopsTables } from "./schema/sops";
 import type { TenancyTables } from "./schema/tenancy";
 import type { WebhooksTables } from "./schema/webhooks";
+import type { WebhookReceiversTables } from "./schema/webhook-receivers";
 
 export interface Database
   extends
@@ -48,7 +49,8 @@ export interface Database
     SitesPoliciesTables,
     SitesDiscoveryTables,
     SitesAccessTables,
-    DomainsTables {}
+    DomainsTables,
+    WebhookReceiversTables {}
 
 // Every owner's types stay importable from "~db/schema", so callers need not know which file holds a table.
 export * from "./schema/accounts";
@@ -71,3 +73,4 @@ export * from "./schema/sites-policies";
 export * from "./schema/sops";
 export * from "./schema/tenancy";
 export * from "./schema/webhooks";
+export * from "./schema/webhook-receivers";

@@ -63,6 +63,7 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
       { label: "Outbox", to: "/settings/outbox", scope: "workspace" },
       { label: "Site visibility", to: "/settings/site", scope: "workspace", role: "admin" },
       { label: "Domains", to: "/settings/domains", scope: "workspace", role: "admin" },
+      { label: "Event receivers", to: "/settings/webhooks", scope: "workspace", role: "admin" },
       { label: "Page status", to: "/settings/page-status", scope: "workspace" },
       { label: "API keys", to: "/settings/api-keys", scope: "account" },
       { label: "OAuth apps", to: "/settings/integrations/oauth-apps", scope: "account" },

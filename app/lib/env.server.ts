@@ -71,6 +71,12 @@ export const EnvSchema = z.object({
     .optional(),
   APP_KEY_FILE: z.string().default("./data/app.key"),
   SOP_TRIGGER_MAX_AGE_SECONDS: int(300, 1),
+  /** Events one workspace's sender may post to one family of /api/webhooks/* per minute (ADR 027). */
+  WEBHOOKS_PER_WORKSPACE_PER_MINUTE: int(120, 1),
+  /** How far an event's `webhook-timestamp` may be from now, either way (the replay window). */
+  WEBHOOKS_TOLERANCE_SECONDS: int(300, 1),
+  /** How long a rotated event-receiver secret keeps working beside its successor. */
+  WEBHOOKS_ROTATION_OVERLAP_HOURS: int(24, 0),
   JOBS_CONCURRENCY: int(2, 0),
   JOBS_POLL_MS: int(1000, 10),
   JOBS_LEASE_MS: int(30_000, 500),

@@ -15,9 +15,25 @@ export interface DeclaredRoute {
   contract: RouteContract;
 }
 
+/** An event family of /api/webhooks/* (app/modules/events), described for its senders (ADR 027). */
+export interface DescribedEventFamily {
+  family: string;
+  summary: string;
+  description: string;
+  /** The body's schema (the family's zod schema). */
+  schema: z.ZodType;
+  example: unknown;
+  /** The cache tag kinds its events purge. */
+  tags: readonly string[];
+  /** Signed with the provider connection's secret rather than one created in the console. */
+  provider: boolean;
+}
+
 export interface OpenApiOptions {
   /** The API's version (package.json's). */
   version: string;
+  /** The event receivers' families: the splat route `/api/webhooks/*` is one operation per family. */
+  eventFamilies?: readonly DescribedEventFamily[];
   /** Where the API is served, e.g. `https://atrium.example.com` (the route sets it per request otherwise). */
   origin?: string;
 }
@@ -129,6 +145,15 @@ const SECURITY_SCHEMES: Record<string, Json> = {
     name: "X-SOP-Signature",
     description: "`sha256=` and the lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>` under the trigger's secret",
   },
+  standardWebhooks: {
+    type: "apiKey",
+    in: "header",
+    name: "webhook-signature",
+    description:
+      "Standard Webhooks (https://www.standardwebhooks.com): `v1,` + base64 HMAC-SHA256 of " +
+      "`<webhook-id>.<webhook-timestamp>.<raw body>` under the base64-decoded part of the family's secret after " +
+      "`whsec_` (created in the console's Settings → Event receivers). Space-separated signatures are accepted.",
+  },
   consoleSession: {
     type: "apiKey",
     in: "cookie",
@@ -235,6 +260,74 @@ function operation(method: Method, path: string, params: string[], caller: Calle
   };
 }
 
+/** What a sender of the event receivers is answered (ADR 027), beyond the error contract's bodies. */
+const EventReceipt = z.object({
+  eventId: z.string().describe("The `webhook-id` received"),
+  status: z.enum(["applied", "duplicate"]),
+  duplicate: z.boolean().describe("True when this id was already applied: nothing changed"),
+});
+
+const EVENT_ERRORS: Record<number, string> = {
+  400: "No workspace named, a body that is not JSON, or not the family's event (`issues` names the fields)",
+  401: "Missing or invalid signature (`Invalid signature`), or a timestamp outside the replay window",
+  403: "The body's `workspace` is not the workspace named by the header or query",
+  404: "No such workspace or family (the same answer for both), or the record the event names does not exist",
+  409: "The same event id is being applied by another delivery right now: retry after Retry-After",
+  413: "The body exceeds 256 KB",
+  429: "Too many events for this workspace and family this minute: retry after Retry-After",
+  500: "The event could not be applied; it is recorded, and a retry with the same id applies it",
+};
+
+function eventOperation(family: DescribedEventFamily): Json {
+  const header = (name: string, description: string, required = true) => ({
+    name,
+    in: "header",
+    required,
+    description,
+    schema: { type: "string" },
+  });
+  return {
+    operationId: operationId("POST", `/api/webhooks/${family.family}`),
+    summary: family.summary,
+    description:
+      `${family.description}\n\nChecked in this order: the workspace (header or query), the rate limit and ` +
+      "the 256 KB cap, the signature over the raw body, the timestamp (5 minutes by default), the event id (a " +
+      "duplicate answers 200 with `duplicate: true` and changes nothing), then the body's schema and its " +
+      "`workspace`. Every event is recorded and shown in the console, with a replay action." +
+      (family.tags.length
+        ? ` Purges the cached public pages tagged ${family.tags.map((t) => `\`${t}\``).join(", ")}.`
+        : ""),
+    tags: ["webhooks"],
+    security: family.provider ? [] : [{ standardWebhooks: [] }],
+    parameters: [
+      header("Atrium-Workspace", "The workspace's id (or give it as `?workspace=`)", false),
+      {
+        name: "workspace",
+        in: "query",
+        required: false,
+        description: "The workspace's id, for senders that cannot set a header",
+        schema: { type: "string" },
+      },
+      header("webhook-id", "The event's unique id: a retry sends the same one"),
+      header("webhook-timestamp", "Unix time in seconds when it was signed"),
+      header("webhook-signature", "`v1,<base64 HMAC-SHA256>` (see the security scheme)"),
+    ],
+    requestBody: {
+      required: true,
+      content: { "application/json": { schema: jsonSchema(family.schema, "input"), example: family.example } },
+    },
+    responses: {
+      200: {
+        description: "Applied, or a duplicate",
+        content: { "application/json": { schema: jsonSchema(EventReceipt, "output") } },
+      },
+      ...Object.fromEntries(
+        Object.entries(EVENT_ERRORS).map(([code, description]) => [code, { description, content: errorContent }]),
+      ),
+    },
+  };
+}
+
 const METHOD_ORDER: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /** The OpenAPI 3.1 document of the routes not marked `internal`. */
@@ -256,6 +349,9 @@ export function openApiDocument(routes: readonly DeclaredRoute[], options: OpenA
       );
     }
   }
+  for (const family of options.eventFamilies ?? []) {
+    paths[`/api/webhooks/${family.family}`] = { post: eventOperation(family) };
+  }
   const sorted = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   const tags = [...new Set(Object.values(sorted).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags)))];
   return {
@@ -264,7 +360,7 @@ export function openApiDocument(routes: readonly DeclaredRoute[], options: OpenA
       title: "Atrium API",
       version: options.version,
       description:
-        "The token API, the SOP routes and the customer API of an Atrium server. Errors answer " +
+        "The token API, the SOP routes, the customer API and the event receivers of an Atrium server. Errors answer " +
         "`{ error, message, statusCode }` (+ `issues` on 400, + `retryAfter` on 429).",
     },
     ...(options.origin ? { servers: [{ url: options.origin }] } : {}),

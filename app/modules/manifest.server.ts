@@ -9,6 +9,7 @@ import { cacheModule } from "./cache/module.server";
 import { contactsModule } from "./contacts/module.server";
 import { indexNowModule } from "./discovery/indexnow-module.server";
 import { domainsModule } from "./domains/module.server";
+import { eventsModule } from "./events/module.server";
 import { filesModule } from "./files/module.server";
 import { hostsModule } from "./hosts/module.server";
 import { jobsModule } from "./jobs/module.server";
@@ -35,6 +36,7 @@ export const MODULES: readonly AtriumModule[] = [
   sitesModule,
   contactsModule,
   indexNowModule,
+  eventsModule,
   // Last: it starts once every module's handlers exist, and stops first, so no job is still running on a
   // service another module has already stopped.
   jobsModule,

@@ -23,7 +23,18 @@ export const loader = apiRoute({
       Object.entries(MODULES).flatMap(([file, module]): DeclaredRoute[] =>
         module.loader?.contract ? [{ file, contract: module.loader.contract }] : [],
       ),
-      { version: context.services.version },
+      {
+        version: context.services.version,
+        eventFamilies: context.services.eventFamilies.all().map((f) => ({
+          family: f.family,
+          summary: f.describe.summary,
+          description: f.describe.description,
+          schema: f.schema,
+          example: f.describe.example,
+          tags: f.tags ?? [],
+          provider: Boolean(f.secret),
+        })),
+      },
     );
     const origin = await resolveOrigin(request, context);
     const body = JSON.stringify({ ...document, servers: [{ url: origin.origin }] });

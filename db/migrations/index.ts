@@ -22,6 +22,7 @@ import * as m0020 from "./0020-tenancy-previous-slugs";
 import * as m0021 from "./0021-sites-discovery";
 import * as m0022 from "./0022-sites-access";
 import * as m0023 from "./0023-domains";
+import * as m0024 from "./0024-webhook-receivers";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   "0021-sites-discovery": m0021,
   "0022-sites-access": m0022,
   "0023-domains": m0023,
+  "0024-webhook-receivers": m0024,
 };

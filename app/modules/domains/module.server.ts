@@ -1,3 +1,4 @@
+import { domainsEvents } from "./events.server";
 import { defineModule } from "~/lib/module";
 import { RetryableError } from "~/modules/jobs/jobs.server";
 import { DOMAIN_CHECK_JOB, domainsConfig, domainsOf, queueDueChecks, type DomainServices } from "./domains.server";
@@ -46,5 +47,6 @@ export const domainsModule = defineModule({
         await queueDueChecks(customDomains);
       },
     ],
+    eventFamilies: [domainsEvents],
   }),
 });

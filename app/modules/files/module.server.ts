@@ -1,4 +1,5 @@
 import { defineModule } from "~/lib/module";
+import { mediaEvents } from "./events.server";
 import { SWEEP_BLOBS_JOB, sweepBlobs } from "./files.server";
 import { blobStoreFor, type BlobStore } from "./storage.server";
 
@@ -19,6 +20,7 @@ export const filesModule = defineModule({
         await sweepBlobs(db, fileStore, sha256s);
       },
     },
+    eventFamilies: [mediaEvents],
   }),
   start: ({ dialect, fileStore, logger, env }) => {
     // Another node cannot read this node's disk: on Postgres (the many-nodes setup) files belong in S3.

@@ -4,6 +4,7 @@ import { createContactThrottle, type ContactThrottle } from "./contact-throttle.
 import { createInviteThrottle, type InviteThrottle } from "./invite-throttle.server";
 import { createOgImageThrottle, type OgImageThrottle } from "./og-image-throttle.server";
 import { createSiteUnlockThrottle, type SiteUnlockThrottle } from "./site-unlock-throttle.server";
+import { createWebhookThrottle, type WebhookThrottle } from "./webhook-throttle.server";
 
 declare module "~/lib/context" {
   interface AppServices {
@@ -17,6 +18,8 @@ declare module "~/lib/context" {
     siteUnlockThrottle: SiteUnlockThrottle;
     /** New share images (renders, not cached images) per client address. */
     ogImageThrottle: OgImageThrottle;
+    /** Events per workspace and family of /api/webhooks/*, before any secret is loaded. */
+    webhookThrottle: WebhookThrottle;
   }
 }
 
@@ -28,5 +31,6 @@ export const rateLimitModule = defineModule({
     contactThrottle: createContactThrottle(database, env.CONTACT_MESSAGES_PER_ADDRESS_PER_HOUR),
     siteUnlockThrottle: createSiteUnlockThrottle(database),
     ogImageThrottle: createOgImageThrottle(database, env.OG_RENDERS_PER_ADDRESS_PER_MINUTE),
+    webhookThrottle: createWebhookThrottle(database, env.WEBHOOKS_PER_WORKSPACE_PER_MINUTE),
   }),
 });
