@@ -22,12 +22,12 @@ import { PAGE_SLUG_PATTERN } from "~/modules/sites/blocks";
 import { pagesOf } from "~/modules/sites/pages.server";
 import { findWorkspaceBySlug, movedSiteSlug } from "~/modules/tenancy/workspaces.server";
 import { SLUG_PATTERN } from "~/modules/tenancy/slug";
+import { declaredPolicy } from "~/modules/cache/cookies";
+import { countedParams } from "~/modules/cache/store.server";
 import { refreshersOf, type TagRefresher } from "./refreshed-by";
 
 type Services = Pick<AppServices, "db" | "siteDomains" | "pageCache">;
 
-/** Query parameters the cache ignores (campaign tracking): never a reason to bypass it. */
-const MARKETING_PARAM = /^(utm_[a-z0-9_]*|fbclid|gclid|msclkid)$/i;
 
 /** Why an answer is not cached, in the order the checks run. */
 export type BypassReason =
@@ -268,8 +268,9 @@ export async function diagnoseUrl(services: Services, input: DiagnoseInput): Pro
   if (missing) return answer("not-found", frame);
   const method = (input.method ?? "GET").toUpperCase();
   if (method !== "GET" && method !== "HEAD") return answer("method", expected);
-  if (input.cookies?.length) return answer("cookie", expected);
-  const counted = [...new URLSearchParams(search).keys()].filter((name) => !MARKETING_PARAM.test(name));
+  // The cache's own rule: a declared "bypass" cookie or an undeclared one keeps the request away; analytics do not.
+  if (input.cookies?.some((name) => declaredPolicy(name) !== "ignore")) return answer("cookie", expected);
+  const counted = countedParams(search);
   if (counted.length && !held) return answer("query", expected);
   return answer(null, expected);
 }
