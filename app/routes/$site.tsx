@@ -51,10 +51,11 @@ export const loader = page("public", async ({ request, params, context }: Loader
   if (chrome.noindex) hideFromSearchEngines(context);
   // The page cache (ADR 026): every page of a public site is the same for all its visitors and shows the
   // site's frame (its tags), and "today" (the footer's year, upcoming exceptions to the opening hours) until
-  // the site's next local midnight. A protected site is never shared (entry.server.tsx makes it private);
-  // an answer naming the request's own origin (no PUBLIC_URL) is not kept either.
+  // the site's next local midnight. A protected site is never shared (entry.server.tsx makes it private).
+  // Without PUBLIC_URL the answer names the request's own origin, which is part of the cache's key (its
+  // scheme and host, as Remix builds the request's URL), so it is still the same for everyone under that key.
   const headers =
-    gate.state !== "public" || address.fromRequest
+    gate.state !== "public"
       ? NOT_CACHEABLE
       : publicCacheHeaders({
           tags: siteFrameTags(site.workspace.id),

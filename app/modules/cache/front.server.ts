@@ -72,6 +72,10 @@ function chooseEncoding(accept: string | string[] | undefined, entry: StoredAnsw
 }
 
 /** `If-None-Match` against a strong ETag (weak comparison, as RFC 9110 §13.1.2 asks for GET). */
+function routeEtag(value: number | string | string[] | undefined): string | undefined {
+  return typeof value === "string" && value.startsWith('"') ? value : undefined;
+}
+
 function notModified(header: string | string[] | undefined, etag: string): boolean {
   if (!header) return false;
   const text = Array.isArray(header) ? header.join(",") : header;
@@ -128,6 +132,18 @@ export interface FrontDeps {
   logger: Logger;
   /** An answer growing past this is not stored: it stops being held and streams on as usual. */
   maxEntryBytes: number;
+}
+
+/**
+ * The host (and port) the page is rendered for, as Remix's Express adapter builds `request.url`: a trusted
+ * proxy's X-Forwarded-Host, with the Host header's port when the forwarded name has none. Pages without a
+ * configured PUBLIC_URL name that origin, so the key must tell two such origins apart.
+ */
+function keyHost(forwarded: string | undefined, host: string | undefined): string | undefined {
+  if (!forwarded) return host;
+  if (/:\d+$/.test(forwarded) || forwarded.endsWith("]")) return forwarded;
+  const port = host && /:(\d+)$/.exec(host)?.[1];
+  return port ? `${forwarded}:${port}` : forwarded;
 }
 
 export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptions): Handler {
@@ -320,7 +336,8 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       headers,
       identity,
       ...compressedCopies(identity, contentType === undefined ? undefined : String(contentType)),
-      etag: strongEtag(identity),
+      // A route's own strong validator (og-image's) stays what its clients know; else one over the bytes.
+      etag: routeEtag(res.getHeader("etag")) ?? strongEtag(identity),
       tags: list(res.getHeader(CACHE_TAG_HEADER)),
       varyQuery: list(res.getHeader(CACHE_VARY_QUERY_HEADER)).sort(),
       until: untilMs === undefined || Number.isNaN(untilMs) ? undefined : untilMs,
@@ -345,7 +362,7 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       return inner(req, res);
     }
     const viaProxy = options.trusted(req.socket.remoteAddress, 0);
-    const host = (viaProxy && firstValue(req.headers["x-forwarded-host"])) || req.headers.host;
+    const host = keyHost(viaProxy ? firstValue(req.headers["x-forwarded-host"]) : undefined, req.headers.host);
     if (!host || !options.isValidHost(host)) return inner(req, res);
     const forwardedProto = viaProxy ? firstValue(req.headers["x-forwarded-proto"])?.toLowerCase() : undefined;
     const scheme = forwardedProto ?? ((req.socket as { encrypted?: boolean }).encrypted ? "https" : "http");

@@ -12,7 +12,6 @@ import { siteVisibilityOf } from "~/modules/site-access/visibility.server";
 import { linkBase, siteAddressOf } from "~/modules/sites/address.server";
 import { publicCacheHeaders } from "~/modules/cache/headers";
 import { cacheTags, type TagKind } from "~/modules/cache/tags";
-import { NOT_CACHEABLE } from "~/modules/sites/page-cache";
 import { discoverySettingsOf } from "./settings.server";
 
 const plainText = (body: string, status: number) =>
@@ -69,20 +68,18 @@ export async function technicalSite(request: Request, context: AppLoadContext, s
     /**
      * The answer's cache headers (ADR 026): the workspace, its settings (discovery, visibility) and domains (the
      * addresses it names) and the `kinds` the file shows besides; `varyQuery` the parameters it answers to.
-     * Not cacheable when it names the request's own origin (no PUBLIC_URL).
+     * Without PUBLIC_URL it names the request's own origin, which the cache's key includes.
      */
     cacheHeaders: (kinds: readonly TagKind[] = [], varyQuery?: readonly string[]): Record<string, string> =>
-      address.fromRequest
-        ? { ...NOT_CACHEABLE }
-        : publicCacheHeaders({
-            tags: [
-              cacheTags.workspace(workspace.id),
-              cacheTags.settings(workspace.id),
-              cacheTags.domains(workspace.id),
-              ...kinds.map((kind) => cacheTags.of(workspace.id, kind)),
-            ],
-            varyQuery,
-          }),
+      publicCacheHeaders({
+        tags: [
+          cacheTags.workspace(workspace.id),
+          cacheTags.settings(workspace.id),
+          cacheTags.domains(workspace.id),
+          ...kinds.map((kind) => cacheTags.of(workspace.id, kind)),
+        ],
+        varyQuery,
+      }),
   };
 }
 

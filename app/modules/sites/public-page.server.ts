@@ -15,7 +15,6 @@ import { imagesOf, pageSitePath, publishedPage } from "./pages.server";
 import { publicAddressOf } from "./public-address.server";
 import { cacheTags } from "~/modules/cache/tags";
 import { publicCacheHeaders } from "~/modules/cache/headers";
-import { NOT_CACHEABLE } from "./page-cache";
 
 export interface PublicPageData {
   siteName: string;
@@ -173,6 +172,7 @@ export async function loadPublicPage(
     ...(pageSlug === null ? [cacheTags.pages(workspace.id)] : []),
   ];
   return data(body, {
-    headers: resolved.fromRequest ? NOT_CACHEABLE : publicCacheHeaders({ tags }),
+    // Also without PUBLIC_URL: the request's own origin, which the answer then names, is part of the cache's key.
+    headers: publicCacheHeaders({ tags }),
   });
 }
