@@ -19,6 +19,10 @@ const { createStaticRouter } = require("react-router-dom/server") as {
   ): { routes: Route[]; state: { matches: Match[] } };
 };
 
+const { createEntryRouteModules } = require("@remix-run/server-runtime/dist/entry.js") as {
+  createEntryRouteModules(manifest: Record<string, { module: object }>): Record<string, object>;
+};
+
 const table = (): Route[] => [
   {
     id: "root",
@@ -92,5 +96,17 @@ describe("createStaticRouter (patched: data routes converted once per routes arr
     const one = table();
     const other = table();
     expect(createStaticRouter(other, context(other)).routes).not.toBe(createStaticRouter(one, context(one)).routes);
+  });
+});
+
+describe("createEntryRouteModules (patched: one route-modules object per build's routes)", () => {
+  it("hands every render of one build the same object, so RemixServer's routes are made once", () => {
+    const root = { default: () => null };
+    const page = { default: () => null };
+    const build = { root: { module: root }, "routes/page": { module: page } };
+    const first = createEntryRouteModules(build);
+    expect(first).toEqual({ root, "routes/page": page });
+    expect(createEntryRouteModules(build)).toBe(first);
+    expect(createEntryRouteModules({ root: { module: root } })).not.toBe(first);
   });
 });
