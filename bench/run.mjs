@@ -505,6 +505,12 @@ async function preflight(url, headers, sign, expect = []) {
   if (missing.length) throw new Error(`${url} is not the page to measure: no match for ${missing.join(", ")}`);
 }
 
+/** A page-cache hit: its `Age` header (or a Cache-Status / X-Cache naming a hit). */
+function isHit(response) {
+  const status = response.headers.get("cache-status") ?? response.headers.get("x-cache");
+  return response.headers.has("age") || (status !== null && /hit/i.test(status));
+}
+
 /**
  * What answered a page the load has just requested thousands of times: a hit of the page cache says so with an
  * `Age` header (the stored answer's age, RFC 9111 §5.1), which a rendered answer never carries.
@@ -513,7 +519,11 @@ async function cacheProbe(url) {
   const response = await fetch(url);
   await response.arrayBuffer();
   const age = response.headers.get("age");
-  return age !== null ? `page-cache hit (Age: ${age})` : "NOT a page-cache hit (no Age header: rendered)";
+  if (age !== null) return `page-cache hit (Age: ${age})`;
+  // RFC 9211's Cache-Status, or the common X-Cache, if the cache names itself that way instead.
+  const status = response.headers.get("cache-status") ?? response.headers.get("x-cache");
+  if (status && /hit/i.test(status)) return `page-cache hit (${status})`;
+  return "NOT a page-cache hit (no Age header: rendered)";
 }
 
 async function load(url, headers, duration, connections, sign) {
@@ -754,7 +764,7 @@ async function measureMixed({ baseUrl }) {
         const response = await fetch(url);
         const body = await response.text();
         if (response.status !== 200) failures += 1;
-        else reads.push({ started, revision: revisionOf(body), hit: response.headers.has("age") });
+        else reads.push({ started, revision: revisionOf(body), hit: isHit(response) });
       } catch {
         failures += 1;
       }
