@@ -14,8 +14,8 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
+import type { Logger } from "pino";
 import type { ViteDevServer } from "vite";
-import { pinoHttp } from "pino-http";
 import type { AppRuntime, RequestScope } from "./app/lib/context";
 import type { BootstrapOptions } from "./app/bootstrap.server";
 
@@ -74,68 +74,74 @@ const HSTS_THIS_HOST = "max-age=31536000";
 type Refuse = (req: Request, res: Response, status: number, message: string) => void;
 
 /**
- * Refuses a request for a host this deployment does not serve (issue 12, item 3; app/modules/hosts): 421
- * Misdirected Request (RFC 9110 §15.5.20: this server will not answer authoritatively for that URI), so no
- * page, link or OAuth issuer is ever built for a host name the client chose. `req.hostname` is the name
- * Remix builds `request.url` from: `Host`, or `X-Forwarded-Host` from a trusted proxy.
+ * Everything that depends on the host, in one middleware (one Express layer; health probes skip it all):
+ *
+ * - Refuses a request for a host this deployment does not serve (issue 12, item 3; app/modules/hosts): 421
+ *   Misdirected Request (RFC 9110 §15.5.20: this server will not answer authoritatively for that URI), so no
+ *   page, link or OAuth issuer is ever built for a host name the client chose. `req.hostname` is the name Remix
+ *   builds `request.url` from: `Host`, or `X-Forwarded-Host` from a trusted proxy.
+ * - HTTPS in practice (issue 12, item 13; issue 14 for customers' domains). Node speaks plain http here; TLS ends
+ *   at a proxy, and only a proxy TRUST_PROXY names can tell us the scheme (X-Forwarded-Proto; untrusted ones were
+ *   dropped on arrival). In production, what it received over http is redirected to https with 308 (GET and
+ *   HEAD) or refused with 403 (any other method: its body and credentials already crossed the network in clear,
+ *   and following a redirect would resend them and teach the client that http works). HSTS only on https
+ *   answers, or, when no trusted proxy says, when the configured public origin is https; `includeSubDomains`
+ *   only on the configured hosts.
+ * - Custom domains (issue 14, ADR 025; the rule is app/modules/hosts/routing.server.ts): on a site's verified
+ *   domain the path is rewritten to `/{slug}{path}` before anything else routes it (public files included: the
+ *   site's `/robots.txt` is not the deployment's), and the site is named in the request scope; a path that
+ *   already carries the slug, or `/{slug}/*` on the deployment's host when the site moved to its domain, answers
+ *   301 (308 for other methods, which keeps the body), as does an alias domain (to the primary); a path that
+ *   would escape the site once rewritten (dot segments, encoded slashes) answers 400. Each costs a memory read.
+ *   The 301 has a lifetime: the switch can be turned off, and a browser keeps a 301 without one for ever.
  */
-function servedHostsOnly(runtime: AppRuntime, refuse: Refuse) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (HOST_INDEPENDENT_PATHS.has(req.path)) return next();
-    const host = req.hostname;
-    runtime.servesHost(host).then((served) => {
-      if (served) next();
-      else refuse(req, res, 421, `This server does not serve the host name ${host}`);
-    }, next);
-  };
-}
-
-/**
- * Custom domains (issue 14, ADR 025; the rule is app/modules/hosts/routing.server.ts): on a site's verified
- * domain the path is rewritten to `/{slug}{path}` before anything else routes it (public files included: the
- * site's `/robots.txt` is not the deployment's), and the site is named in the request scope; a path that
- * already carries the slug, or `/{slug}/*` on the deployment's host when the site moved to its domain, answers
- * 301 (308 for other methods, which keeps the body), as does an alias domain (to the primary); a path that
- * would escape the site once rewritten (dot segments, encoded slashes) answers 400. Each costs a memory read. The 301 has a lifetime: the
- * switch can be turned off, and a browser keeps a 301 without one for ever.
- */
-function hostRouting(runtime: AppRuntime, refuse: Refuse) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (HOST_INDEPENDENT_PATHS.has(req.path)) return next();
-    // `req.hostname`: `Host`, or `X-Forwarded-Host` from a trusted proxy, as servedHostsOnly read it.
-    runtime.routeHost(req.hostname, req.url).then((route) => {
-      if (route.refused) return refuse(req, res, 400, route.refused);
-      if (route.redirect !== null) {
-        res.setHeader("Cache-Control", "public, max-age=3600");
-        return res.redirect(req.method === "GET" || req.method === "HEAD" ? 301 : 308, route.redirect);
-      }
-      if (route.site) res.locals.siteHost = route.site;
-      if (route.url !== req.url) req.url = req.originalUrl = route.url;
-      next();
-    }, next);
-  };
-}
-
-/**
- * HTTPS in practice (issue 12, item 13; issue 14 for customers' domains). Node speaks plain http here; TLS ends at a proxy, and only a proxy
- * TRUST_PROXY names can tell us the scheme (X-Forwarded-Proto; untrusted ones were dropped on arrival). In
- * production, what it received over http is redirected to https with 308 (GET and HEAD) or refused with 403
- * (any other method: its body and credentials already crossed the network in clear, and following a redirect
- * would resend them and teach the client that http works). HSTS only on https answers, or, when no trusted
- * proxy says, when the configured public origin is https; `includeSubDomains` only on the configured hosts. Health probes are exempt (load balancers use http).
- */
-function httpsInProduction(http: AppRuntime["http"], refuse: Refuse) {
+function hostPipeline(runtime: AppRuntime, refuse: Refuse) {
+  const { http } = runtime;
   const publicHttps = http.baseUrl?.startsWith("https:") ?? false;
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (!http.production) return next();
-    const scheme = req.get("x-forwarded-proto") === undefined ? undefined : req.protocol.toLowerCase();
+
+  /** The https rule: true when it answered (redirect or refusal). */
+  const insecure = (req: Request, res: Response): boolean => {
+    if (!http.production) return false;
+    const scheme = req.headers["x-forwarded-proto"] === undefined ? undefined : req.protocol.toLowerCase();
     if (scheme === "https" || (scheme === undefined && publicHttps)) {
       res.setHeader("Strict-Transport-Security", http.hstsIncludesSubdomains(req.hostname) ? HSTS : HSTS_THIS_HOST);
     }
-    if (scheme !== "http" || HOST_INDEPENDENT_PATHS.has(req.path)) return next();
+    if (scheme !== "http") return false;
     const target = `https://${req.hostname}${req.originalUrl}`;
-    if (req.method === "GET" || req.method === "HEAD") return res.redirect(308, target);
-    refuse(req, res, 403, `This server is served over https only: send this request to ${target}`);
+    if (req.method === "GET" || req.method === "HEAD") res.redirect(308, target);
+    else refuse(req, res, 403, `This server is served over https only: send this request to ${target}`);
+    return true;
+  };
+
+  const route = (req: Request, res: Response, next: NextFunction, host: string) =>
+    runtime.routeHost(host, req.url).then((routed) => {
+      if (routed.refused) return refuse(req, res, 400, routed.refused);
+      if (routed.redirect !== null) {
+        res.setHeader("Cache-Control", "public, max-age=3600");
+        return res.redirect(req.method === "GET" || req.method === "HEAD" ? 301 : 308, routed.redirect);
+      }
+      if (routed.site) res.locals.siteHost = routed.site;
+      if (routed.url !== req.url) req.url = req.originalUrl = routed.url;
+      next();
+    }, next);
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (HOST_INDEPENDENT_PATHS.has(req.path)) {
+      // Load balancers probe by IP address over plain http: no host check, no redirect, but HSTS as before.
+      if (http.production) {
+        const scheme = req.headers["x-forwarded-proto"] === undefined ? undefined : req.protocol.toLowerCase();
+        if (scheme === "https" || (scheme === undefined && publicHttps)) {
+          res.setHeader("Strict-Transport-Security", http.hstsIncludesSubdomains(req.hostname) ? HSTS : HSTS_THIS_HOST);
+        }
+      }
+      return next();
+    }
+    const host = req.hostname;
+    runtime.servesHost(host).then((served) => {
+      if (!served) return refuse(req, res, 421, `This server does not serve the host name ${host}`);
+      if (insecure(req, res)) return;
+      return route(req, res, next, host);
+    }, next);
   };
 }
 
@@ -181,27 +187,25 @@ function drainUnreadBody(
   shutdown: { registerDrain(drop: () => void): (() => void) | undefined },
 ) {
   const maxBytes = Math.max(4 * maxBodyBytes, 16 * 1024 * 1024);
-  return (req: Request, res: Response, next: NextFunction) => {
-    res.once("finish", () => {
-      if (req.complete || req.destroyed) return;
-      const drop = () => req.socket.destroy();
-      const done = shutdown.registerDrain(drop);
-      if (!done) return drop();
-      const timer = setTimeout(drop, DRAIN_MS).unref();
-      let discarded = 0;
-      // A half-read body still feeds the stream the route gave up on: take it over, keep nothing.
-      req.removeAllListeners("data");
-      req.on("data", (chunk: Buffer) => {
-        discarded += chunk.length;
-        if (discarded > maxBytes) drop();
-      });
-      req.once("close", () => {
-        clearTimeout(timer);
-        done();
-      });
-      req.resume();
+  /** Called once the answer is sent (the request pipeline's one `finish` listener). */
+  return (req: Request) => {
+    if (req.complete || req.destroyed) return;
+    const drop = () => req.socket.destroy();
+    const done = shutdown.registerDrain(drop);
+    if (!done) return drop();
+    const timer = setTimeout(drop, DRAIN_MS).unref();
+    let discarded = 0;
+    // A half-read body still feeds the stream the route gave up on: take it over, keep nothing.
+    req.removeAllListeners("data");
+    req.on("data", (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > maxBytes) drop();
     });
-    next();
+    req.once("close", () => {
+      clearTimeout(timer);
+      done();
+    });
+    req.resume();
   };
 }
 
@@ -232,15 +236,15 @@ function gracefulShutdown(logger: AppRuntime["services"]["logger"]) {
   let draining = false;
   let closeIdle: (() => void) | undefined;
 
-  const track = (_req: Request, res: Response, next: NextFunction) => {
+  /** A request starts: `Connection: close` once shutting down; counted until its `close` (`untrack`). */
+  const track = (res: Response) => {
     if (draining) res.setHeader("Connection", "close");
     inFlight.add(res);
-    res.once("close", () => {
-      inFlight.delete(res);
-      // After Node's own handling of the finished answer, so its connection is idle by then.
-      if (closeIdle) setImmediate(closeIdle);
-    });
-    next();
+  };
+  const untrack = (res: Response) => {
+    inFlight.delete(res);
+    // After Node's own handling of the finished answer, so its connection is idle by then.
+    if (closeIdle) setImmediate(closeIdle);
   };
 
   /** A connection starts draining a refused body: `undefined` once shutting down (drop it now), else its end. */
@@ -281,7 +285,111 @@ function gracefulShutdown(logger: AppRuntime["services"]["logger"]) {
     clearTimeout(deadline);
   };
 
-  return { track, registerDrain, drain };
+  return { track, untrack, registerDrain, drain };
+}
+
+/** The request id and the request's logger, which this file puts on every request (see createAtriumServer). */
+declare module "http" {
+  interface IncomingMessage {
+    id: string;
+    log: Logger;
+  }
+}
+
+const REQUEST_LOGGER = Symbol("request logger");
+type RequestWithLogger = Request & { [REQUEST_LOGGER]?: Logger };
+
+/** The `req` of a log line: its id, method and path (a query string may carry a secret: logs never get it). */
+function logLineRequest(req: Request): { id: string; method: string; path: string } {
+  const url = req.originalUrl;
+  const query = url.indexOf("?");
+  return { id: req.id, method: req.method, path: query === -1 ? url : url.slice(0, query) };
+}
+
+/**
+ * The one log line per request (DESIGN "Logs"; the contract's shape): `msg: "<METHOD> <status>"`, `req`, `res`,
+ * `responseTime` (ms), what the app noted in the request scope (`callerType`, `route`, `failure`) and, when the
+ * page cache looked at the request, `cache` (`res.locals.cache`: "miss" or "bypass"; hits are logged by the
+ * cache's own front, which answers before Express). `info`, or `error` for a 5xx. Built once, when the answer
+ * is sent, and not at all when the level leaves it out (LOG_LEVEL=silent costs one comparison). Fingerprinted
+ * assets are not logged.
+ */
+function requestLogger(logger: Logger) {
+  return (req: Request, res: Response, responseTime: number) => {
+    const level = res.statusCode >= 500 ? "error" : "info";
+    if (!logger.isLevelEnabled(level)) return;
+    const line = logLineRequest(req);
+    if (line.path.startsWith("/assets/")) return;
+    const scope = res.locals.scope as RequestScope | undefined;
+    const cache = res.locals.cache as string | undefined;
+    logger[level](
+      {
+        req: line,
+        res: { statusCode: res.statusCode },
+        responseTime,
+        callerType: scope?.log.callerType,
+        route: scope?.log.route,
+        failure: scope?.log.failure,
+        cache,
+      },
+      `${req.method} ${res.statusCode}`,
+    );
+  };
+}
+
+/**
+ * helmet's headers (its current defaults with Atrium's options), computed once by running helmet against a
+ * stub response at start-up: every answer gets the same set, written in one pass, and an upgrade of helmet
+ * still decides what the set is.
+ */
+function helmetHeaders(): string[] {
+  const headers: string[] = [];
+  const stub = {
+    setHeader: (name: string, value: unknown) => void headers.push(name, String(value)),
+    removeHeader: () => {},
+    getHeader: () => undefined,
+  };
+  helmet({
+    // Documents get their CSP from the app (a nonce on console pages, none on public sites); /api gets its own.
+    contentSecurityPolicy: false,
+    // Sent by hostPipeline, which knows the scheme.
+    strictTransportSecurity: false,
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  })({} as never, stub as never, () => {});
+  if (headers.length === 0) throw new Error("helmet set no header on the stub response: see helmetHeaders()");
+  return headers;
+}
+
+/** Below this many bytes compression costs more than it saves (compression's own default threshold). */
+const COMPRESS_MIN_BYTES = 1024;
+
+/** Whether `Accept-Encoding` names an encoding compression() speaks (it negotiates the exact one itself). */
+function acceptsCompression(header: string | string[] | undefined): boolean {
+  if (typeof header !== "string") return false;
+  return header.includes("gzip") || header.includes("br") || header.includes("deflate");
+}
+
+/**
+ * The request scope the app sees (`context.request`), made when Remix asks for the load context. The CSP nonce
+ * (16 random bytes) and the request's logger are made on first read: only console documents use the nonce, and
+ * most requests never log beyond their one line.
+ */
+function requestScope(req: Request, res: Response): RequestScope {
+  let nonce: string | undefined;
+  return {
+    id: req.id,
+    ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
+    get nonce() {
+      return (nonce ??= randomBytes(16).toString("base64"));
+    },
+    crossSite: isCrossSite(req),
+    siteHost: res.locals.siteHost as RequestScope["siteHost"],
+    log: {},
+    get logger() {
+      return req.log;
+    },
+  };
 }
 
 type AppEntry = { bootstrap(options?: BootstrapOptions): Promise<AppRuntime> };
@@ -334,57 +442,19 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
   app.disable("x-powered-by");
   app.set("trust proxy", http.trustProxy);
   const shutdown = gracefulShutdown(logger);
-  app.use(drainUnreadBody(http.maxBodyBytes, shutdown));
-  app.use(shutdown.track);
-
-  // Forwarded headers are whatever the client typed unless the peer is a proxy TRUST_PROXY names: drop them
-  // before anyone reads them, so that one present was set by a trusted proxy (Express's own getters agree).
+  const drain = drainUnreadBody(http.maxBodyBytes, shutdown);
   const trusted = app.get("trust proxy fn") as (address: string | undefined, hop: number) => boolean;
-  app.use((req, _res, next) => {
-    if (!trusted(req.socket.remoteAddress, 0)) {
-      for (const name of Object.keys(req.headers)) if (name.startsWith("x-forwarded-")) delete req.headers[name];
-    }
-    next();
+  const securityHeaders = helmetHeaders();
+  const log = requestLogger(logger);
+  // `req.log`, the request's logger (`getLoadContext` passes it to the app), made on first use: most requests
+  // never log anything but their one line, and a child logger per request was a fifth of a bare route's time.
+  Object.defineProperty(app.request, "log", {
+    configurable: true,
+    get(this: Request): Logger {
+      return ((this as RequestWithLogger)[REQUEST_LOGGER] ??= logger.child({ req: logLineRequest(this) }));
+    },
   });
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (_req, res) => {
-        const id = randomUUID();
-        res.setHeader("X-Request-Id", id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
-      customSuccessMessage: (req, res) => `${req.method} ${res.statusCode}`,
-      customErrorMessage: (req, res) => `${req.method} ${res.statusCode}`,
-      customProps: (_req, res) => {
-        const scope = (res as Response).locals?.scope as RequestScope | undefined;
-        return scope ? { callerType: scope.log.callerType, route: scope.log.route, failure: scope.log.failure } : {};
-      },
-      // Paths only: a query string may carry something secret, and logs are not the place for it.
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          path: req.url.split("?")[0],
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      autoLogging: { ignore: (req) => (req.url ?? "").startsWith("/assets/") },
-    }),
-  );
-
-  app.use(
-    helmet({
-      // Documents get their CSP from the app (a nonce on console pages, none on public sites); see below for /api.
-      contentSecurityPolicy: false,
-      // Sent by httpsInProduction, which knows the scheme.
-      strictTransportSecurity: false,
-      crossOriginEmbedderPolicy: false,
-      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-    }),
-  );
   // The contract's body on /api/*, a plain page elsewhere; never a stack, in any mode.
   const refuse: Refuse = (req, res, status, message) => {
     res.setHeader("Cache-Control", "no-store");
@@ -392,40 +462,82 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
       res.status(status).json(runtime.errorBody(status, message));
     else res.status(status).type("text/plain").send(message);
   };
+
+  // What every request pays for, in one layer and one pass (ADR 028): the request id, the security headers
+  // (helmet's set, computed once), the forwarded headers of untrusted peers dropped, the shutdown's count of
+  // requests in flight, one `finish` listener (the log line, draining a refused body) and one `close` listener,
+  // and the refusals that need nothing but the request line and headers.
   app.use((req: Request, res: Response, next: NextFunction) => {
+    const id = randomUUID();
+    req.id = id;
+    res.setHeader("X-Request-Id", id);
+    for (let i = 0; i < securityHeaders.length; i += 2) res.setHeader(securityHeaders[i]!, securityHeaders[i + 1]!);
+    // Forwarded headers are whatever the client typed unless the peer is a proxy TRUST_PROXY names: drop them
+    // before anyone reads them, so that one present was set by a trusted proxy (Express's own getters agree).
+    if (!trusted(req.socket.remoteAddress, 0)) {
+      for (const name in req.headers) if (name.startsWith("x-forwarded-")) delete req.headers[name];
+    }
+    shutdown.track(res);
+    const started = Date.now();
+    let logged = false;
+    const done = () => {
+      if (logged) return;
+      logged = true;
+      log(req, res, Date.now() - started);
+    };
+    res.once("finish", () => {
+      done();
+      drain(req);
+    });
+    res.once("close", () => {
+      done();
+      shutdown.untrack(res);
+    });
+
     const problem = malformed(req);
     if (!problem) return next();
     if (problem.status === 501) res.setHeader("Allow", [...METHODS].join(", "));
     refuse(req, res, problem.status, problem.message);
   });
-  app.use(servedHostsOnly(runtime, refuse));
-  app.use(httpsInProduction(http, refuse));
-  app.use(hostRouting(runtime, refuse));
-  app.use("/api", (_req, res, next) => {
-    res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
-    next();
-  });
-  app.use(compression());
 
-  // Oversized bodies are refused before anything buffers them; routes that read JSON enforce it while streaming too.
-  // No `Connection: close`: the connection stays open while drainUnreadBody discards the body, so the client
-  // reads this answer instead of a reset.
+  app.use(hostPipeline(runtime, refuse));
+
+  const compress = compression({ threshold: COMPRESS_MIN_BYTES });
+  // The checks that read the routed path (a custom domain's path was rewritten above), again in one layer.
   app.use((req: Request, res: Response, next: NextFunction) => {
+    const path = req.path;
+    const api = path.startsWith("/api/") || path === "/api";
+    if (api) res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+
+    // Oversized bodies are refused before anything buffers them; routes that read JSON enforce it while
+    // streaming too. No `Connection: close`: the connection stays open while drainUnreadBody discards the body,
+    // so the client reads this answer instead of a reset.
     const declared = Number(req.headers["content-length"] ?? 0);
-    const limit =
-      (req.method === "POST" || req.method === "PUT" ? http.uploadBodyLimit(req.path) : undefined) ?? http.maxBodyBytes;
-    if (declared <= limit) return next();
-    refuse(req, res, 413, `The request body exceeds the limit of ${limit} bytes`);
-  });
+    if (declared !== 0) {
+      const limit =
+        (req.method === "POST" || req.method === "PUT" ? http.uploadBodyLimit(path) : undefined) ?? http.maxBodyBytes;
+      if (!(declared <= limit)) return refuse(req, res, 413, `The request body exceeds the limit of ${limit} bytes`);
+    }
 
-  // Remix refuses a page form post whose Origin names another host, but as a 500: answer it (and the
-  // browser's own cross-site verdict) with a clear 403 first. /api/* routes decide in the app, per the
-  // access contract, because some of them (webhooks, triggers) are meant to be called cross-site; so are the
-  // OAuth token endpoints, which browser apps call and which read no cookie.
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const crossSiteAllowed = req.path.startsWith("/api/") || OAUTH_CLIENT_ENDPOINTS.test(req.path);
-    if (SAFE_METHODS.has(req.method) || crossSiteAllowed || !isCrossSite(req)) return next();
-    res.status(403).type("text/plain").send("Cross-site request refused: submit the form from this site's own pages.");
+    // Remix refuses a page form post whose Origin names another host, but as a 500: answer it (and the
+    // browser's own cross-site verdict) with a clear 403 first. /api/* routes decide in the app, per the
+    // access contract, because some of them (webhooks, triggers) are meant to be called cross-site; so are the
+    // OAuth token endpoints, which browser apps call and which read no cookie.
+    if (!SAFE_METHODS.has(req.method) && !api && !OAUTH_CLIENT_ENDPOINTS.test(path) && isCrossSite(req)) {
+      res
+        .status(403)
+        .type("text/plain")
+        .send("Cross-site request refused: submit the form from this site's own pages.");
+      return;
+    }
+
+    // Compression where it can pay: a client that accepts it, a body to send, and not an answer the page cache
+    // is storing (`res.locals.cache === "miss"`: it keeps the bytes as rendered and answers every later hit
+    // itself). compression() then compresses only compressible types at or above COMPRESS_MIN_BYTES.
+    if (req.method !== "HEAD" && res.locals.cache !== "miss" && acceptsCompression(req.headers["accept-encoding"])) {
+      return compress(req, res, next);
+    }
+    next();
   });
 
   if (vite) {
@@ -440,23 +552,14 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
 
   app.all(
     "*",
-    (_req, res, next) => {
-      const scope: Omit<RequestScope, "logger"> = {
-        id: String(res.req.id),
-        ip: res.req.ip ?? res.req.socket.remoteAddress ?? "unknown",
-        nonce: randomBytes(16).toString("base64"),
-        crossSite: isCrossSite(res.req),
-        siteHost: res.locals.siteHost as RequestScope["siteHost"],
-        log: {},
-      };
-      res.locals.scope = scope;
-      next();
-    },
     createRequestHandler({
       build,
       mode: dev ? "development" : "production",
-      getLoadContext: (req, res) =>
-        runtime.createLoadContext({ ...(res.locals.scope as RequestScope), logger: req.log }),
+      getLoadContext: (req, res) => {
+        const scope = requestScope(req, res);
+        res.locals.scope = scope;
+        return runtime.createLoadContext(scope);
+      },
     }),
   );
 
