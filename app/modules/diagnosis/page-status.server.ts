@@ -28,7 +28,6 @@ import { refreshersOf, type TagRefresher } from "./refreshed-by";
 
 type Services = Pick<AppServices, "db" | "siteDomains" | "pageCache">;
 
-
 /** Why an answer is not cached, in the order the checks run. */
 export type BypassReason =
   | "refused"
