@@ -531,10 +531,11 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
       return;
     }
 
-    // Compression where it can pay: a client that accepts it, a body to send, and not an answer the page cache
-    // is storing (`res.locals.cache === "miss"`: it keeps the bytes as rendered and answers every later hit
-    // itself). compression() then compresses only compressible types at or above COMPRESS_MIN_BYTES.
-    if (req.method !== "HEAD" && res.locals.cache !== "miss" && acceptsCompression(req.headers["accept-encoding"])) {
+    // Compression where it can pay: a client that accepts it and a body to send; compression() then compresses
+    // only compressible types at or above COMPRESS_MIN_BYTES. An answer the page cache is storing reaches it
+    // without Accept-Encoding (the cache hides it once the answer's headers say it is storable, and compresses
+    // the stored copy itself), so only the answers it does not store are compressed here.
+    if (req.method !== "HEAD" && acceptsCompression(req.headers["accept-encoding"])) {
       return compress(req, res, next);
     }
     next();
