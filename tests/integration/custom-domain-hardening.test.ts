@@ -14,6 +14,8 @@ import { isoNow } from "~/lib/clock.server";
 import { newId } from "~/lib/ids.server";
 import { createUser } from "~/modules/accounts/users.server";
 import { createWorkspace as createWorkspaceRow } from "~/modules/tenancy/workspaces.server";
+import { purgeTags } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { PASSWORD, createWorkspace, signUp, uniqueEmail, type Client } from "../helpers/client";
 import { raw } from "../helpers/raw-request";
 import { startServer, type TestServer } from "../helpers/server";
@@ -292,7 +294,10 @@ describe("custom domains (development mode)", () => {
     });
   });
 
-  /** The slug changed without this node's list of domains knowing (another node did it); returns `to`. */
+  /**
+   * The slug changed without this node's list of domains knowing (another node did it); returns `to`. That node's
+   * purge of the workspace's pages reaches this one (the page cache's bus); its list of domains does not.
+   */
   async function renameDirectly(site: { slug: string; workspaceId: string }, to: string) {
     await server.db.updateTable("workspaces").set({ slug: to }).where("id", "=", site.workspaceId).execute();
     await server.db
@@ -304,6 +309,7 @@ describe("custom domains (development mode)", () => {
         expires_at: new Date(Date.now() + 86_400_000).toISOString(),
       })
       .execute();
+    await purgeTags(server.db, [cacheTags.workspace(site.workspaceId)]);
     return to;
   }
 });

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setTestClock } from "~/lib/clock.server";
+import { PUBLIC_CACHE_CONTROL } from "~/modules/cache/headers";
 import { Client, addMember, createWorkspace, signUp } from "../helpers/client";
 import { png } from "../helpers/files";
 import { startServer, type TestServer } from "../helpers/server";
@@ -353,10 +354,11 @@ describe("a protected site", () => {
     expect((await client.get(`/${slug}`)).status).toBe(302);
   });
 
-  it("leaves a public site's pages as they were (this server has no PUBLIC_URL, so they are no-store, not private)", async () => {
+  it("leaves a public site's pages shared and cached (public, tagged), not private", async () => {
     const { slug } = await site();
     const res = await visitor().get(`/${slug}`);
     expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
+    expect(res.headers.get("cache-tag")).toMatch(/^ws:/);
   });
 });

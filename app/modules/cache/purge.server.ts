@@ -22,7 +22,14 @@ export interface CachePurger {
   purged(tags: readonly string[]): void;
 }
 
-const purgers = new WeakMap<Db, CachePurger>();
+/**
+ * One registry per process, not per copy of this module: the server build and code that imports the source
+ * (the test suite, calling a module function on the running server's handle) each load their own copy, and a
+ * write through either must purge the cache of the handle it wrote with.
+ */
+const REGISTRY = Symbol.for("atrium.cache.purgers");
+const purgers: WeakMap<Db, CachePurger> = ((globalThis as { [REGISTRY]?: WeakMap<Db, CachePurger> })[REGISTRY] ??=
+  new WeakMap());
 
 /** Called once per database handle by the cache module. */
 export function registerPurger(db: Db, purger: CachePurger): void {
