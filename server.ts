@@ -582,7 +582,12 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
     listen: () =>
       new Promise((resolve, reject) => {
         // The page cache answers its hits before Express (issue 15, ADR 026); everything else reaches `app`.
-        const front = runtime.pageCacheFront(app, { trusted, production: http.production, isValidHost });
+        const front = runtime.pageCacheFront(app, {
+          trusted,
+          production: http.production,
+          isValidHost,
+          shareable: http.baseUrl !== undefined,
+        });
         const s = createServer(front).listen(http.port, http.host, () => {
           const { port } = s.address() as AddressInfo;
           const host = http.host === "0.0.0.0" || http.host === "::" ? "localhost" : http.host;

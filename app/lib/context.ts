@@ -135,6 +135,8 @@ export interface AppRuntime {
       trusted(address: string | undefined, hop: number): boolean;
       production: boolean;
       isValidHost(host: string): boolean;
+      /** Shared caches (a CDN) may keep what this process keeps: PUBLIC_URL is set (ADR 026). */
+      shareable: boolean;
     },
   ): (req: IncomingMessage, res: ServerResponse) => void;
   createLoadContext(scope: RequestScope): { services: AppServices; request: RequestScope };

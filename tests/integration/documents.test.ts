@@ -43,9 +43,10 @@ describe("a public site page", () => {
   it("sets no cookie, and no shared cache keeps a page that names the request's own origin", async () => {
     const res = await operator.get("/acme");
     expect(res.headers.get("set-cookie")).toBeNull();
-    // Without PUBLIC_URL the canonical address is the request's origin (ADR 006), so the page is not for sharing;
-    // with it, shared caches may keep the page (tests/integration/hosts.test.ts).
-    expect(res.headers.get("cache-control")).toBe("no-store");
+    // Without PUBLIC_URL the canonical address is the request's origin (ADR 006), so the page is not for shared
+    // caches (a CDN keyed by Host alone); this process's page cache, keyed by that origin, keeps it (ADR 026).
+    // With PUBLIC_URL, shared caches may keep the page (tests/integration/hosts.test.ts).
+    expect(res.headers.get("cache-control")).toBe("private, no-cache");
   });
 
   it("answers an unknown site with a 404 page", async () => {

@@ -148,6 +148,25 @@ describe("page cache", () => {
   );
 });
 
+describe("page cache without PUBLIC_URL", () => {
+  let server: TestServer;
+  afterAll(() => server?.close());
+
+  it("keeps pages that name the request's origin, and tells shared caches not to keep them, bypasses included", async () => {
+    server = await startServer();
+    const { path, operator } = await site(server);
+    const first = await fetch(`${server.url}${path}`);
+    expect(first.headers.get("cache-control")).toBe("private, no-cache");
+    const hit = await fetch(`${server.url}${path}`);
+    expect(hit.headers.get("age")).not.toBeNull();
+    expect(hit.headers.get("cache-control")).toBe("private, no-cache");
+    // An operator's request bypasses this cache, and still says no to a CDN.
+    const bypass = await operator.get(path);
+    expect(bypass.headers.get("age")).toBeNull();
+    expect(bypass.headers.get("cache-control")).toBe("private, no-cache");
+  });
+});
+
 describe("page cache memory", () => {
   let server: TestServer;
   afterAll(() => server?.close());

@@ -10,7 +10,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setTestClock } from "~/lib/clock.server";
-import { PUBLIC_CACHE_CONTROL } from "~/modules/cache/headers";
 import { Client, addMember, createWorkspace, signUp } from "../helpers/client";
 import { png } from "../helpers/files";
 import { startServer, type TestServer } from "../helpers/server";
@@ -335,7 +334,9 @@ describe("a protected site", () => {
 
     const page = await visitor().get(`/${slug}`);
     expect(page.status).toBe(200);
-    expect(page.headers.get("cache-control")).not.toContain("private");
+    // Cacheable again (tagged, not no-store; without PUBLIC_URL shared caches are told "private, no-cache").
+    expect(page.headers.get("cache-control")).not.toContain("no-store");
+    expect(page.headers.get("cache-tag")).toMatch(/^ws:/);
     // Its unlock page has nothing to ask: on to the page.
     const unlock = await visitor().get(`/${slug}/unlock?next=/${slug}/contact`);
     expect(unlock.status).toBe(302);
@@ -354,11 +355,12 @@ describe("a protected site", () => {
     expect((await client.get(`/${slug}`)).status).toBe(302);
   });
 
-  it("leaves a public site's pages shared and cached (public, tagged), not private", async () => {
+  it("leaves a public site's pages to the page cache (tagged; no PUBLIC_URL here, so no CDN may keep them)", async () => {
     const { slug } = await site();
     const res = await visitor().get(`/${slug}`);
     expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
+    expect(res.headers.get("cache-control")).toBe("private, no-cache");
     expect(res.headers.get("cache-tag")).toMatch(/^ws:/);
+    expect((await visitor().get(`/${slug}`)).headers.get("age")).not.toBeNull();
   });
 });

@@ -62,6 +62,7 @@ async function harness(
     trusted: () => options.trusted ?? false,
     production: options.production ?? false,
     isValidHost: (host) => /^[a-z0-9.-]+(:\d+)?$/i.test(host),
+    shareable: true,
   });
   const server = createServer(front);
   servers.push(server);

@@ -20,6 +20,12 @@ export interface FrontOptions {
   /** In production an http request (by a trusted X-Forwarded-Proto) is redirected by Express: never a hit. */
   production: boolean;
   isValidHost(host: string): boolean;
+  /**
+   * Whether shared caches in front (a CDN) may keep what this process keeps: only when PUBLIC_URL names the
+   * origin. Without it pages name the origin the request arrived with (ADR 006), which this cache keys on but a
+   * CDN keyed by Host alone would not (a trusted proxy's X-Forwarded-Host), so answers tell shared caches no.
+   */
+  shareable: boolean;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -401,6 +407,32 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     void rendering.then(() => {
       if (flights.get(found.key) === rendering) flights.delete(found.key);
     });
+  };
+}
+
+/** What a shareable answer says to shared caches when the deployment has no PUBLIC_URL (`shareable` above). */
+export const UNSHARED_CACHE_CONTROL = "private, no-cache";
+
+const sharedMaxAge = (value: unknown) => typeof value === "string" && /\bs-maxage=/.test(value);
+
+/**
+ * Wraps a handler so that every answer declared for shared caches (`s-maxage`) goes out as
+ * `UNSHARED_CACHE_CONTROL`: browsers still revalidate it by its ETag, no CDN keeps it. This process's own cache
+ * has already judged the answer by the route's declaration (its capture runs inside this wrapper).
+ */
+export function unshared(handler: Handler): Handler {
+  return (req, res) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      if (sharedMaxAge(this.getHeader("cache-control"))) this.setHeader("cache-control", UNSHARED_CACHE_CONTROL);
+      const index = args.findIndex((arg) => typeof arg === "object" && arg !== null && !Array.isArray(arg));
+      const headers = args[index] as OutgoingHttpHeaders | undefined;
+      // A copy: the stored answer's header object is shared by every hit.
+      if (headers && sharedMaxAge(headers["cache-control"]))
+        args[index] = { ...headers, "cache-control": UNSHARED_CACHE_CONTROL };
+      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } as ServerResponse["writeHead"];
+    handler(req, res);
   };
 }
 

@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 import { openPurgeBus, type PurgeBus } from "~db/cache-bus";
 import type { DatabaseHandle } from "~db/client";
 import { defineModule } from "~/lib/module";
-import { createFront, type FrontOptions } from "./front.server";
+import { createFront, unshared, type FrontOptions } from "./front.server";
 import { createPurgeHook, PURGE_HOOK_JOB, purgeHookHandler } from "./hook.server";
 import { purgeTags, registerPurger } from "./purge.server";
 import { createPageStore, type PageStore } from "./store.server";
@@ -120,7 +120,10 @@ function createPageCacheService(
     },
     stats: () => ({ ...store.stats(), renders, listening: store.accepting }),
     // PAGE_CACHE_MAX_BYTES=0 turns the cache off: Express answers everything, as before issue 15.
-    front: (inner, options) => (maxBytes === 0 ? inner : createFront({ store, logger, maxEntryBytes }, inner, options)),
+    front: (inner, options) => {
+      const handler = maxBytes === 0 ? inner : createFront({ store, logger, maxEntryBytes }, inner, options);
+      return options.shareable ? handler : unshared(handler);
+    },
     countRender() {
       renders += 1;
     },
