@@ -571,6 +571,8 @@ async function measure(target, server, options) {
   if (target.cacheProbe) {
     const probe = await cacheProbe(url);
     name = `${target.name}: ${probe}`;
+    // A "cached" row that was rendered measures the renderer under a wrong name: refuse to report it.
+    if (!probe.startsWith("page-cache hit")) problems.push(`expected page-cache hits, got: ${probe}`);
   }
 
   return {
@@ -1116,6 +1118,8 @@ async function main() {
     `${resultsDocument(table, options)}\n${mixedSection(mixed)}\n${fairness}`,
   );
   if (mixed.stale > 0) throw new Error(`${mixed.stale} stale reads during saves (see bench/RESULTS.md)`);
+  // Without hits between the saves, "no stale read" says nothing about the cache's purges.
+  if (mixed.hits === 0) throw new Error("no page-cache hit during the reads between saves (see bench/RESULTS.md)");
   console.log("Wrote bench/RESULTS.md");
 }
 
