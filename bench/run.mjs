@@ -9,7 +9,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer } from "node:net";
@@ -463,21 +463,25 @@ async function startReference(script, probe) {
   return { child, baseUrl };
 }
 
-async function startAtrium(extraEnv = {}) {
+async function startAtrium(extraEnv = {}, cwd = ROOT) {
   const port = await freePort();
   const dir = mkdtempSync(join(os.tmpdir(), "atrium-bench-"));
   tempDirs.add(dir);
   const databaseUrl = `file:${join(dir, "atrium.db")}`;
-  const child = startChild(["build/server.js"], {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    NODE_ENV: "production",
-    DATABASE_URL: databaseUrl,
-    SEED_DEMO: "true",
-    LOG_LEVEL: "silent",
-    COOKIE_SECURE: "false",
-    ...extraEnv,
-  });
+  const child = startChild(
+    ["build/server.js"],
+    {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      SEED_DEMO: "true",
+      LOG_LEVEL: "silent",
+      COOKIE_SECURE: "false",
+      ...extraEnv,
+    },
+    cwd,
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilReady(child, `${baseUrl}/api/health`, "Atrium");
   return { child, baseUrl, databaseUrl };
@@ -1022,12 +1026,117 @@ finish: about one slow step (${slowMs} ms here), not the whole backlog. Regenera
 }
 
 /** Replaces the fairness section of RESULTS.md (or appends it), leaving the load results as they are. */
-function writeFairnessSection(section) {
+// ---------------------------------------------------------------------------------------------------------------
+// Route table size (issue 15, ADR 028): the same build with BENCH_EXTRA_ROUTES more routes, side by side.
+
+const ROUTES_HEADING = "## Route table size";
+
+/** Today's routes and BENCH_EXTRA_ROUTES more (half resource routes, half pages with a parameter), as a copy. */
+function buildWithExtraRoutes(extra) {
+  const dir = mkdtempSync(join(os.tmpdir(), "atrium-bench-routes-"));
+  tempDirs.add(dir);
+  // The committed tree (what CI and a reader get), not the working tree's edits.
+  const archive = spawnSync("sh", ["-c", `git -C "${ROOT}" archive HEAD | tar -x -C "${dir}"`], { stdio: "inherit" });
+  if (archive.status !== 0) throw new Error("git archive of HEAD failed");
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  mkdirSync(join(dir, "app", "routes"), { recursive: true });
+  for (let i = 0; i < extra; i++) {
+    if (i % 2 === 0) {
+      writeFileSync(
+        join(dir, "app", "routes", `api.bench-extra-${i}.ts`),
+        `export const loader = () => Response.json({ route: ${i} });\n`,
+      );
+    } else {
+      writeFileSync(
+        join(dir, "app", "routes", `bench-extra-${i}.$param.tsx`),
+        [
+          'import type { LoaderFunctionArgs } from "@remix-run/node";',
+          'import { useLoaderData } from "@remix-run/react";',
+          'export const loader = ({ params }: LoaderFunctionArgs) => ({ param: params.param ?? "" });',
+          `export default function BenchExtra${i}() {`,
+          "  const { param } = useLoaderData<typeof loader>();",
+          "  return <p>{param}</p>;",
+          "}",
+          "",
+        ].join("\n"),
+      );
+    }
+  }
+  console.log(`Building a copy with ${extra} more routes in ${dir}…`);
+  const built = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: dir, stdio: "inherit" });
+  if (built.status !== 0) throw new Error("the build with more routes failed");
+  return dir;
+}
+
+async function routeCount(cwd) {
+  const build = await import(join(cwd, "build", "server", "index.js"));
+  return Object.keys(build.routes).length;
+}
+
+async function measureRouteTable(options) {
+  const extra = numberFromEnv("BENCH_EXTRA_ROUTES", 120);
+  const copy = buildWithExtraRoutes(extra);
+  const targets = [
+    { name: "liveness (Atrium's pipeline)", path: "/api/health/live", like: "route" },
+    { name: "home page, uncached (SSR)", path: `/harbor-bakery${BYPASS}`, like: "page" },
+  ];
+  const rows = [];
+  for (const [label, cwd] of [
+    ["today", ROOT],
+    [`+${extra}`, copy],
+  ]) {
+    const atrium = await startAtrium({}, cwd);
+    try {
+      const routes = await routeCount(cwd);
+      for (const target of targets)
+        rows.push({ label, routes, target, result: await measure(target, atrium, options) });
+    } finally {
+      await stopChild(atrium.child);
+    }
+  }
+  const lines = targets.map((target) => {
+    const [small, large] = rows.filter((row) => row.target === target);
+    const ratio = large.result.rps / small.result.rps;
+    return `| ${target.name} | \`${target.path}\` | ${small.routes} | ${Math.round(small.result.rps)} | ${large.routes} | ${Math.round(large.result.rps)} | ${ratio.toFixed(2)} |`;
+  });
+  return `${ROUTES_HEADING}
+
+- Date: ${new Date().toISOString()}; ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per target
+- The same commit built twice: as it is, and with ${extra} more routes (half resource routes, half pages with a
+  parameter). Every request matches against the whole table, so a cost that grew with it would show here (ADR 028).
+
+| target | path | routes | requests/s | routes | requests/s | ratio (more routes / today) |
+| --- | --- | ---: | ---: | ---: | ---: | ---: |
+${lines.join("\n")}
+
+Regenerate this section alone with \`BENCH_ONLY=routes npm run bench\` (\`BENCH_EXTRA_ROUTES\`, default 120).
+`;
+}
+
+/** Replaces one "## " section of bench/RESULTS.md (or adds it), leaving the others as they are. */
+function writeSection(heading, section) {
   const file = join(ROOT, "bench", "RESULTS.md");
   const current = existsSync(file) ? readFileSync(file, "utf8") : "# Atrium load benchmark\n";
-  const at = current.indexOf(FAIRNESS_HEADING);
-  const before = (at >= 0 ? current.slice(0, at) : current).trimEnd();
-  writeFileSync(file, `${before}\n\n${section}`);
+  const at = current.indexOf(heading);
+  if (at < 0) return writeFileSync(file, `${current.trimEnd()}\n\n${section}`);
+  const next = current.indexOf("\n## ", at + heading.length);
+  const after = next < 0 ? "" : current.slice(next);
+  writeFileSync(file, `${current.slice(0, at).trimEnd()}\n\n${section.trimEnd()}\n${after}`);
+}
+
+/** A section a full run does not measure (the route table's), kept from the file it rewrites. */
+function keptSection(heading) {
+  const file = join(ROOT, "bench", "RESULTS.md");
+  if (!existsSync(file)) return "";
+  const current = readFileSync(file, "utf8");
+  const at = current.indexOf(heading);
+  if (at < 0) return "";
+  const next = current.indexOf("\n## ", at + heading.length);
+  return `\n${current.slice(at, next < 0 ? undefined : next).trimEnd()}\n`;
+}
+
+function writeFairnessSection(section) {
+  writeSection(FAIRNESS_HEADING, section);
 }
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -1046,8 +1155,13 @@ async function main() {
   }
 
   const only = process.env.BENCH_ONLY ?? "";
-  if (only && only !== "fairness" && only !== "mixed") {
-    throw new Error(`BENCH_ONLY must be "fairness", "mixed" or empty, got "${only}"`);
+  if (only && only !== "fairness" && only !== "mixed" && only !== "routes") {
+    throw new Error(`BENCH_ONLY must be "fairness", "mixed", "routes" or empty, got "${only}"`);
+  }
+  if (only === "routes") {
+    writeSection(ROUTES_HEADING, await measureRouteTable(options));
+    console.log("Wrote the route-table section of bench/RESULTS.md");
+    return;
   }
   if (only === "mixed") {
     const atrium = await startAtrium();
@@ -1115,7 +1229,7 @@ async function main() {
   const fairness = fairnessSection(await measureFairness());
   writeFileSync(
     join(ROOT, "bench", "RESULTS.md"),
-    `${resultsDocument(table, options)}\n${mixedSection(mixed)}\n${fairness}`,
+    `${resultsDocument(table, options)}\n${mixedSection(mixed)}\n${fairness}${keptSection(ROUTES_HEADING)}`,
   );
   if (mixed.stale > 0) throw new Error(`${mixed.stale} stale reads during saves (see bench/RESULTS.md)`);
   // Without hits between the saves, "no stale read" says nothing about the cache's purges.
