@@ -480,6 +480,26 @@ describe("what changes nothing", () => {
     expect((await rowOf(big.id))[0]).toMatchObject({ status: "refused", reason: "too_large" });
   });
 
+  it("checks a settings event's profile with the console's own schema, and keeps the fields it omits", async () => {
+    const bad = await sendEvent(
+      "settings",
+      event("settings.updated", { profile: { phone: "call us", currency: "XYZ" } }),
+    );
+    expect(bad.status).toBe(400);
+    const fields = (bad.body.issues as { field: string }[]).map((i) => i.field).sort();
+    expect(fields).toEqual(["data.profile.currency", "data.profile.phone"]);
+    // Refused by the event's schema (step 6), not by the apply.
+    expect((await rowOf(bad.id))[0]!.reason).toMatch(/^invalid_body: /);
+    const phone = "+44 20 7946 1111";
+    expect((await sendEvent("settings", event("settings.updated", { profile: { phone } }))).status).toBe(200);
+    expect((await sendEvent("settings", event("settings.updated", { profile: { tagline: "Omits" } }))).status).toBe(
+      200,
+    );
+    const html = (await publicPage()).html;
+    expect(html).toContain("Omits");
+    expect(html).toContain(phone);
+  });
+
   it("refuses a body that is not the family's event (400 with issues), recorded", async () => {
     const bad = await sendEvent("pages", event("page.archived", { pageId: "x" }));
     expect(bad.status).toBe(400);
