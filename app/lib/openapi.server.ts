@@ -269,12 +269,14 @@ const EventReceipt = z.object({
 
 const EVENT_ERRORS: Record<number, string> = {
   400: "No workspace named, a body that is not JSON, or not the family's event (`issues` names the fields)",
-  401: "Missing or invalid signature (`Invalid signature`), or a timestamp outside the replay window",
-  403: "The body's `workspace` is not the workspace named by the header or query",
-  404: "No such workspace or family (the same answer for both), or the record the event names does not exist",
+  401:
+    "Missing or invalid signature (`Invalid signature`: also for an unknown workspace, answered as one with no " +
+    "matching secret), or a timestamp outside the replay window",
+  403: "The body's `workspace` is not the workspace named, or the workspace's owner is suspended",
+  404: "No such family, or the record the event names does not exist",
   409: "The same event id is being applied by another delivery right now: retry after Retry-After",
   413: "The body exceeds 256 KB",
-  429: "Too many events for this workspace and family this minute: retry after Retry-After",
+  429: "Too many events this minute from this address, or for this workspace and family: retry after Retry-After",
   500: "The event could not be applied; it is recorded, and a retry with the same id applies it",
 };
 

@@ -4,6 +4,7 @@
  * an event for another workspace, an oversized body and a spent rate limit are refused, recorded, and change
  * nothing; a rotated secret works until its overlap ends, a revoked one never; the console replays an event.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +12,9 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { setTestClock } from "~/lib/clock.server";
+import { defineEventFamily, eventEnvelope, type EventFamily } from "~/modules/events/family";
 import { signWebhook, verifyWebhook } from "~/modules/webhooks/standard-webhooks.server";
 import { type Client, createWorkspace, signUp } from "../helpers/client";
 import { startFakeDns, type FakeDns } from "../helpers/fake-dns";
@@ -51,6 +54,25 @@ interface SendOptions {
   timestamp?: number;
   workspace?: string | null;
   raw?: string;
+  /** Another loopback address to send from (127.0.0.2): another client, as the server sees it. */
+  from?: string;
+}
+/** A POST from a given local address (fetch cannot choose one). */
+function postFrom(from: string, url: string, body: string, headers: Record<string, string>) {
+  const { hostname, port, pathname } = new URL(url);
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = httpRequest(
+      { host: hostname, port, path: pathname, method: "POST", localAddress: from, headers },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 async function sendEvent(family: string, body: unknown, options: SendOptions = {}) {
   const text = options.raw ?? JSON.stringify(body);
@@ -58,24 +80,39 @@ async function sendEvent(family: string, body: unknown, options: SendOptions = {
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   const secret = options.secret ?? secrets.get(family.split("/")[0]!) ?? secrets.get("branding")!;
   const workspace = options.workspace === undefined ? workspaceId : options.workspace;
-  const res = await fetch(`${server.url}/api/webhooks/${family}`, {
-    method: "POST",
-    body: text,
-    headers: {
-      "content-type": "application/json",
-      "webhook-id": id,
-      "webhook-timestamp": String(timestamp),
-      "webhook-signature": signWebhook(secret, id, timestamp, text),
-      ...(workspace ? { "atrium-workspace": workspace } : {}),
-    },
-  });
+  const headers = {
+    "content-type": "application/json",
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signWebhook(secret, id, timestamp, text),
+    ...(workspace ? { "atrium-workspace": workspace } : {}),
+  };
+  if (options.from) {
+    const res = await postFrom(options.from, `${server.url}/api/webhooks/${family}`, text, headers);
+    return { status: res.status, body: JSON.parse(res.text) as Record<string, unknown>, id };
+  }
+  const res = await fetch(`${server.url}/api/webhooks/${family}`, { method: "POST", body: text, headers });
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, id };
 }
 
 const event = (type: string, data: unknown, workspace = workspaceId) => ({ type, workspace, data });
 const publicPage = async (path = "") => {
   const res = await fetch(`${server.url}/${SLUG}${path}`);
-  return { status: res.status, html: await res.text() };
+  return { status: res.status, html: await res.text(), age: res.headers.get("age") };
+};
+/** The page as a hit of the page cache (a second GET answered with `age`): an event's purge is then what shows. */
+const cachedPage = async (path = "") => {
+  await publicPage(path);
+  const hit = await publicPage(path);
+  expect(hit.status).toBe(200);
+  expect(hit.age, `${path || "/"} is served from the page cache before the event`).not.toBeNull();
+  return hit;
+};
+/** The next GET after an event: rendered afresh (no `age`), so the purge reached the cache. */
+const freshPage = async (path = "") => {
+  const page = await publicPage(path);
+  expect(page.age, `${path || "/"} is rendered afresh after the event`).toBeNull();
+  return page;
 };
 const logOf = (family?: string) => {
   let query = server.db.selectFrom("webhook_receiver_events").selectAll().where("workspace_id", "=", workspaceId);
@@ -153,12 +190,12 @@ describe("the signature", () => {
 
 describe("each family changes the public site at the next request", () => {
   it("branding.updated: the theme the page links changes", async () => {
-    const before = await publicPage();
+    const before = await cachedPage();
     const themeBefore = /href="([^"]*theme\.css[^"]*)"/.exec(before.html)?.[1];
     const sent = await sendEvent("branding", event("branding.updated", { colors: { brand: "#7a1f3d" } }));
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     expect(sent.body).toMatchObject({ status: "applied", duplicate: false, eventId: sent.id });
-    const after = await publicPage();
+    const after = await freshPage();
     const themeAfter = /href="([^"]*theme\.css[^"]*)"/.exec(after.html)?.[1];
     expect(themeAfter).not.toBe(themeBefore);
     const css = await (await fetch(new URL(themeAfter!.replace(/&amp;/g, "&"), server.url))).text();
@@ -167,13 +204,13 @@ describe("each family changes the public site at the next request", () => {
   });
 
   it("settings.updated: the footer shows the new tagline and phone", async () => {
-    expect((await publicPage()).html).not.toContain("Rye on Saturdays");
+    expect((await cachedPage()).html).not.toContain("Rye on Saturdays");
     const sent = await sendEvent(
       "settings",
       event("settings.updated", { profile: { tagline: "Rye on Saturdays", phone: "+44 20 7946 0000" } }),
     );
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    const html = (await publicPage()).html;
+    const html = (await freshPage()).html;
     expect(html).toContain("Rye on Saturdays");
     expect(html).toContain("+44 20 7946 0000");
     expect(html).not.toContain('content="noindex"');
@@ -197,8 +234,11 @@ describe("each family changes the public site at the next request", () => {
   it("page.published / page.unpublished: the page appears, then leaves the site", async () => {
     const pageId = await newPage("Opening hours", "opening-hours");
     expect((await publicPage("/opening-hours")).status).toBe(404);
+    await cachedPage();
     const published = await sendEvent("pages", event("page.published", { pageId }));
     expect(published.status, JSON.stringify(published.body)).toBe(200);
+    // The cached home page (its frame lists the site's pages) was purged: the next GET renders afresh.
+    await freshPage();
     const shown = await publicPage("/opening-hours");
     expect(shown.status).toBe(200);
     expect(shown.html).toContain("Opening hours heading");
@@ -219,11 +259,11 @@ describe("each family changes the public site at the next request", () => {
     const fileId = ((await uploaded.json()) as { id: string }).id;
     const pageId = await newPage("Our loaves", "loaves", { "blocks.0.imageId": fileId });
     expect((await sendEvent("pages", event("page.published", { pageId }))).status).toBe(200);
-    expect((await publicPage("/loaves")).html).not.toContain("A dark rye loaf");
+    expect((await cachedPage("/loaves")).html).not.toContain("A dark rye loaf");
 
     const described = await sendEvent("media", event("media.updated", { fileId, alt: "A dark rye loaf" }));
     expect(described.status, JSON.stringify(described.body)).toBe(200);
-    const page = await publicPage("/loaves");
+    const page = await freshPage("/loaves");
     expect(page.html).toContain('alt="A dark rye loaf"');
 
     expect((await sendEvent("media", event("media.deleted", { fileId }))).status).toBe(200);
@@ -243,9 +283,14 @@ describe("each family changes the public site at the next request", () => {
     dns.set(`_atrium.${hostname}`, { TXT: [token] });
     dns.set(hostname, { CNAME: TARGET });
     expect((await onHost(hostname, "/")).status).not.toBe(200);
+    expect((await cachedPage()).html).not.toContain(hostname);
 
     const sent = await sendEvent("domains", event("domain.changed", { hostname }));
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    // The cached page under /{site} was purged with the workspace: it now moves to its new address.
+    const moved = await fetch(`${server.url}/${SLUG}`, { redirect: "manual" });
+    expect(moved.headers.get("age")).toBeNull();
+    expect(`${moved.status} ${moved.headers.get("location")}`).toContain(hostname);
     const served = await onHost(hostname, "/");
     expect(served.status).toBe(200);
     expect(served.body).toContain("Event Bakery");
@@ -328,14 +373,17 @@ describe("what changes nothing", () => {
     expect(forged.body).toMatchObject({ error: "Unauthorized", message: "Invalid signature", statusCode: 401 });
     expect(await tagline()).toBe(before);
     expect((await rowOf(forged.id))[0]).toMatchObject({ status: "refused", reason: "bad_signature", verified: 0 });
+    // Refusals are no write amplifier: the next forgery of this family, address and reason within the minute is
+    // answered alike but not recorded.
+    const again = await sendEvent("settings", event("settings.updated", { profile: { tagline: "Forged" } }), {
+      secret: "whsec_" + Buffer.alloc(32, 7).toString("base64"),
+    });
+    expect(again.status).toBe(401);
+    expect(await rowOf(again.id)).toHaveLength(0);
     // A forged body is kept in part only: an unauthenticated sender cannot fill the log 256 KB at a time.
-    const bulky = await sendEvent(
-      "settings",
-      event("settings.updated", { profile: { tagline: "y".repeat(100_000) } }),
-      {
-        secret: "whsec_" + Buffer.alloc(32, 7).toString("base64"),
-      },
-    );
+    const bulky = await sendEvent("media", event("media.updated", { alt: "y".repeat(100_000) }), {
+      secret: "whsec_" + Buffer.alloc(32, 7).toString("base64"),
+    });
     expect(bulky.status).toBe(401);
     expect((await rowOf(bulky.id))[0]!.body.length).toBeLessThanOrEqual(4096);
     // The forged delivery did not take the id: the real event with it still applies.
@@ -356,14 +404,17 @@ describe("what changes nothing", () => {
     expect((await rowOf(stale.id))[0]).toMatchObject({ status: "refused", reason: "stale_timestamp" });
   });
 
-  it("answers an unknown family and an unknown workspace with the same 404", async () => {
+  it("answers an unknown family 404, and an unknown workspace exactly as a known one with a wrong secret", async () => {
     const family = await sendEvent("recipes", event("recipes.updated", {}));
-    const workspace = await sendEvent("settings", event("settings.updated", {}), {
+    expect(family.status).toBe(404);
+    const unknown = await sendEvent("settings", event("settings.updated", {}), {
       workspace: "01NOSUCHWORKSPACE0000000000",
     });
-    expect(family.status).toBe(404);
-    expect(workspace.status).toBe(404);
-    expect(family.body).toEqual(workspace.body);
+    const wrongSecret = await sendEvent("settings", event("settings.updated", {}), {
+      secret: "whsec_" + Buffer.alloc(32, 9).toString("base64"),
+    });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual(wrongSecret.body);
     expect((await rowOf(family.id))[0]).toMatchObject({
       status: "refused",
       reason: "unknown_family",
@@ -427,6 +478,26 @@ describe("what changes nothing", () => {
     const big = await sendEvent("settings", null, { raw });
     expect(big.status).toBe(413);
     expect((await rowOf(big.id))[0]).toMatchObject({ status: "refused", reason: "too_large" });
+  });
+
+  it("checks a settings event's profile with the console's own schema, and keeps the fields it omits", async () => {
+    const bad = await sendEvent(
+      "settings",
+      event("settings.updated", { profile: { phone: "call us", currency: "XYZ" } }),
+    );
+    expect(bad.status).toBe(400);
+    const fields = (bad.body.issues as { field: string }[]).map((i) => i.field).sort();
+    expect(fields).toEqual(["data.profile.currency", "data.profile.phone"]);
+    // Refused by the event's schema (step 6), not by the apply.
+    expect((await rowOf(bad.id))[0]!.reason).toMatch(/^invalid_body: /);
+    const phone = "+44 20 7946 1111";
+    expect((await sendEvent("settings", event("settings.updated", { profile: { phone } }))).status).toBe(200);
+    expect((await sendEvent("settings", event("settings.updated", { profile: { tagline: "Omits" } }))).status).toBe(
+      200,
+    );
+    const html = (await publicPage()).html;
+    expect(html).toContain("Omits");
+    expect(html).toContain(phone);
   });
 
   it("refuses a body that is not the family's event (400 with issues), recorded", async () => {
@@ -522,6 +593,24 @@ describe("the rate limit", () => {
     // Another family of the same workspace still receives.
     expect((await sendEvent("branding", event("branding.updated", { corners: "round" }))).status).toBe(200);
   });
+
+  it("lets no flood of forged events from one address make a signed event from another get 429", async () => {
+    const forger = "whsec_" + Buffer.alloc(32, 5).toString("base64");
+    const statuses = new Set<number>();
+    for (let i = 0; i < PER_MINUTE + 3; i++) {
+      const forged = await sendEvent("pages", event("page.published", { pageId: "forged" }), { secret: forger });
+      statuses.add(forged.status);
+    }
+    expect([...statuses].sort()).toEqual([401, 429]);
+    // The real sender, at another address, still gets through (its own share, and the verified allowance).
+    const page = await newPage("Flood proof", "flood-proof");
+    const real = await sendEvent("pages", event("page.published", { pageId: page }), { from: "127.0.0.2" });
+    expect(real.status, JSON.stringify(real.body)).toBe(200);
+    expect((await publicPage("/flood-proof")).status).toBe(200);
+    // The flood was recorded a handful of times, not once per request.
+    const flood = (await logOf("pages")).filter((r) => r.reason === "bad_signature" || r.reason === "rate_limited");
+    expect(flood).toHaveLength(2);
+  });
 });
 
 describe("/api/openapi.json", () => {
@@ -558,5 +647,86 @@ describe("/api/openapi.json", () => {
       requestBody: { content: { "application/json": { schema: { properties: Record<string, { const?: string }> } } } };
     };
     expect(branding.requestBody.content["application/json"].schema.properties.type?.const).toBe("branding.updated");
+  });
+});
+
+describe("a provider family with its own signature scheme and a body-borne id", () => {
+  // A test-only family, registered on this server's registry (not in any product module): a Stripe-style
+  // `Provider-Signature: t=<seconds>,v1=<hex HMAC of "t." + raw body>` and the event id in the body.
+  const PROVIDER_SECRET = "provider-test-secret";
+  const applied: string[] = [];
+  const hmac = (t: string, raw: Buffer | string) =>
+    createHmac("sha256", PROVIDER_SECRET).update(`${t}.`).update(raw).digest("hex");
+  const testFamily = defineEventFamily({
+    family: "test-provider",
+    schema: eventEnvelope("charge.succeeded", z.object({ amount: z.number() })).extend({ id: z.string() }),
+    describe: {
+      summary: "Test provider",
+      description: "Test only",
+      example: { type: "charge.succeeded", workspace: "x", id: "evt_1", data: { amount: 1 } },
+    },
+    secret: () => Promise.resolve([PROVIDER_SECRET]),
+    verify(headers, rawBytes, secrets, nowSeconds, tolerance) {
+      const parts = Object.fromEntries(
+        (headers.get("provider-signature") ?? "").split(",").map((p) => p.split("=", 2) as [string, string]),
+      );
+      if (!parts.t || !parts.v1 || !/^[1-9]\d*$/.test(parts.t)) return false;
+      const given = Buffer.from(parts.v1);
+      const ok = secrets.some((secret) => {
+        const expected = Buffer.from(createHmac("sha256", secret).update(`${parts.t}.`).update(rawBytes).digest("hex"));
+        return expected.length === given.length && timingSafeEqual(expected, given);
+      });
+      if (!ok) return false;
+      return Math.abs(nowSeconds - Number(parts.t)) > tolerance ? "stale" : true;
+    },
+    eventId: (body) => (body as { id?: unknown } | undefined)?.id as string | undefined,
+    apply(_services, _workspace, event) {
+      applied.push(event.id);
+      return Promise.resolve();
+    },
+  });
+  const send = async (body: unknown, signature?: string) => {
+    const raw = JSON.stringify(body);
+    const t = String(Math.floor(Date.now() / 1000));
+    const res = await fetch(`${server.url}/api/webhooks/test-provider`, {
+      method: "POST",
+      body: raw,
+      headers: {
+        "content-type": "application/json",
+        "atrium-workspace": workspaceId,
+        "provider-signature": signature ?? `t=${t},v1=${hmac(t, raw)}`,
+      },
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  beforeAll(() => {
+    const registry = server.atrium.runtime.services.eventFamilies as unknown as {
+      register(families: EventFamily[]): void;
+    };
+    registry.register([testFamily]);
+  });
+
+  it("verifies with the family's verify (no Standard Webhooks headers) and applies a duplicate by body id once", async () => {
+    const body = { type: "charge.succeeded", workspace: workspaceId, id: "evt_body_1", data: { amount: 1200 } };
+    const first = await send(body);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ eventId: "evt_body_1", status: "applied", duplicate: false });
+    const again = await send(body);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ eventId: "evt_body_1", duplicate: true });
+    expect(applied).toEqual(["evt_body_1"]);
+    expect((await rowOf("evt_body_1")).map((r) => r.status).sort()).toEqual(["applied", "duplicate"]);
+
+    // A wrong provider signature is refused like any bad signature, and changes nothing.
+    const forged = await send({ ...body, id: "evt_body_2" }, `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}`);
+    expect(forged.status).toBe(401);
+    const stale = await send(
+      { ...body, id: "evt_body_3" },
+      `t=1000000000,v1=${hmac("1000000000", JSON.stringify({ ...body, id: "evt_body_3" }))}`,
+    );
+    expect(stale.status).toBe(401);
+    expect(stale.body.message).toBe("Timestamp outside the replay window");
+    expect(applied).toEqual(["evt_body_1"]);
   });
 });

@@ -45,6 +45,23 @@ export interface EventFamily<
    * absent, the secrets operators create in the console (`/settings/webhooks`) are used.
    */
   secret?: (services: AppServices, workspaceId: string) => Promise<string[]>;
+  /**
+   * Provider families with their own signature scheme (a Stripe-style `t=…,v1=…` header, say): checks the exact
+   * bytes received against the secrets, at `nowSeconds`. `"stale"` when the signature is right but its timestamp
+   * is outside the replay window. When present, the Standard Webhooks headers are not required.
+   */
+  verify?: (
+    headers: Headers,
+    rawBytes: Buffer,
+    secrets: string[],
+    nowSeconds: number,
+    toleranceSeconds: number,
+  ) => boolean | "stale";
+  /**
+   * Providers that carry the event id in the body: read from the body once its signature is verified (the parsed
+   * JSON, not yet checked by `schema`). Absent: the `webhook-id` header. The id deduplicates deliveries.
+   */
+  eventId?: (verifiedBody: unknown, headers: Headers) => string | undefined;
 }
 
 /** For a module's `contributes`: checks the declaration's types where it is written. */

@@ -2,20 +2,22 @@
  * The event receiver (issue 15 item 3, ADR 027): `POST /api/webhooks/{family}`, in the order the issue fixes,
  * each step refusing before the next one costs anything:
  *
- * 1. the workspace, named outside the body (`Atrium-Workspace` header or `?workspace=`), and the family: either
- *    unknown is the same 404, so the answer tells no one which workspaces exist;
- * 2. the rate limit per workspace and family, then the 256 KB cap on the body (stream-read) — before any
- *    secret is loaded, so a flood costs a counter, not a decryption and an HMAC per request;
+ * 1. the workspace, named outside the body (`Atrium-Workspace` header or `?workspace=`), and the family (an
+ *    unknown family is a 404; an unknown workspace answers as a known one without a matching secret, a 401);
+ * 2. the rate limits (per client address, then per named workspace, family and address), then the 256 KB cap
+ *    on the body (stream-read) — before any secret is loaded, so a flood costs a counter, not a decryption and
+ *    an HMAC per request, and forgeries from one address do not spend a sender's allowance at another;
  * 3. the workspace's secrets for the family (current + rotated within the overlap), or the provider's own;
- * 4. the Standard Webhooks signature over the exact bytes, then the timestamp inside the replay window (and,
- *    for an authentic sender only, a 403 while the workspace's owner is suspended);
- * 5. (`receiveEvent`) the event id, claimed for this delivery: a duplicate answers 200 and changes nothing;
+ * 4. the Standard Webhooks signature over the exact bytes (or the family's own `verify`), then the timestamp
+ *    inside the replay window; then the workspace's allowance per family, counted for verified events only
+ *    (and, for an authentic sender only, a 403 while the workspace's owner is suspended);
+ * 5. (`receiveEvent`) the event id (the `webhook-id` header, or the family's `eventId` from the verified body), claimed for this delivery: a duplicate answers 200 and changes nothing;
  * 6. only then the body, parsed with the family's schema (400 with `issues`), and its `workspace` checked to
  *    be the one named (an event signed for A never touches B: 403);
  * 7. the apply, through the same module function the console calls. A failure answers 500 so the sender retries.
  *
- * Every delivery with a known workspace is recorded, with the reason of a refusal (rate-limit refusals once a
- * minute: a flood is one row, not a row per request).
+ * Every verified delivery of a known workspace is recorded; unverified refusals at most once a minute per
+ * family, client address and reason (a flood is a few rows, not a row per request).
  */
 import type { AppLoadContext } from "@remix-run/node";
 import { defineGuard } from "~/lib/callers.server";
@@ -32,7 +34,7 @@ import { receiverSecretsOf } from "./secrets.server";
 /** The body cap of every family: events describe a change, they do not carry files. */
 export const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
-/** The one answer for an unknown workspace or family (no oracle of which exist). */
+/** The answer for an unknown family (families are public; unknown workspaces answer 401 as a wrong secret). */
 export const NO_RECEIVER = "No event receiver at this address for this workspace";
 export const INVALID_SIGNATURE = "Invalid signature";
 export const STALE_TIMESTAMP = "Timestamp outside the replay window";
@@ -96,18 +98,22 @@ export const requireSignedEvent = defineGuard(
   ): Promise<VerifiedEvent> {
     const { services } = context;
     const { env, webhookThrottle, logger } = services;
+    const ip = context.request.ip;
 
-    const named = request.headers.get("atrium-workspace") ?? new URL(request.url).searchParams.get("workspace");
+    const named = (
+      request.headers.get("atrium-workspace") ??
+      new URL(request.url).searchParams.get("workspace") ??
+      ""
+    ).trim();
     if (!named) {
       throw invalid("Name the workspace with the Atrium-Workspace header or ?workspace=", [
         { field: "workspace", message: "Required" },
       ]);
     }
-    const found = await findWorkspace(services, named.trim());
-    if (!found) throw notFound(NO_RECEIVER);
-    const workspace: EventWorkspace = { id: found.id, slug: found.slug };
+    // Per address first, whatever is named: unknown workspaces and families are counted too, so a flood of them
+    // costs a counter, not a database lookup each.
+    await webhookThrottle.takeAddress(ip);
 
-    const log = receiverEventsOf(services.db, workspace.id);
     const headers = Object.fromEntries(
       SIGNED_HEADERS.map((name) => [name, request.headers.get(name) ?? ""]),
     ) as SignedHeaders;
@@ -118,23 +124,35 @@ export const requireSignedEvent = defineGuard(
       headers,
       verified: false,
     });
+    const found = await findWorkspace(services, named);
+    const workspace: EventWorkspace | undefined = found && { id: found.id, slug: found.slug };
+    /**
+     * Records an unverified refusal for a known workspace, once a minute per family, address and reason: a
+     * flood of forged requests is a handful of rows, not a write per request.
+     */
+    const note = async (family: string, reason: RefusalReason, body = "") => {
+      if (!workspace) return;
+      if (await webhookThrottle.shouldRecordRefusal(workspace.id, family, ip, reason)) {
+        await receiverEventsOf(services.db, workspace.id).note(delivery(family, body), "refused", reason);
+      }
+    };
 
     const family = services.eventFamilies.get(familyPath);
     if (!family) {
-      // Counted under one key for every unknown name (a new name per request must not mean a new allowance);
-      // only a name that could be a family is kept.
-      const key = /^[a-z0-9/-]{1,64}$/.test(familyPath) ? familyPath : "(invalid)";
-      await webhookThrottle.take(workspace.id, "(unknown)");
-      await log.note(delivery(key), "refused", "unknown_family");
+      // Families are public (the README, /api/openapi.json): the same 404 whether the workspace exists or not.
+      // Only a name that could be a family is kept.
+      await note(/^[a-z0-9/-]{1,64}$/.test(familyPath) ? familyPath : "(invalid)", "unknown_family");
       throw notFound(NO_RECEIVER);
     }
 
+    // The issue's limit before the secret, per address: forgeries from one address cannot starve a sender at
+    // another. Keyed by the name as given (any well-formed id, known or not), so a known workspace and an
+    // unknown one are limited alike.
+    const nameKey = /^[0-9A-Za-z]{1,64}$/.test(named) ? named : "(invalid)";
     try {
-      await webhookThrottle.take(workspace.id, family.family);
+      await webhookThrottle.takeUnverified(nameKey, family.family, ip);
     } catch (error) {
-      if (await webhookThrottle.shouldRecordRefusal(workspace.id, family.family)) {
-        await log.note(delivery(family.family), "refused", "rate_limited");
-      }
+      await note(family.family, "rate_limited");
       throw error;
     }
 
@@ -142,18 +160,20 @@ export const requireSignedEvent = defineGuard(
     try {
       bytes = await readBodyBytes(request, WEBHOOK_BODY_LIMIT);
     } catch (error) {
-      if (error instanceof HttpError && error.statusCode === 413) {
-        await log.note(delivery(family.family), "refused", "too_large");
-      }
+      if (error instanceof HttpError && error.statusCode === 413) await note(family.family, "too_large");
       throw error;
     }
     const body = bytes.toString("utf8");
     const refuse = async (reason: RefusalReason, message = INVALID_SIGNATURE): Promise<never> => {
-      await log.note(delivery(family.family, body), "refused", reason);
+      await note(family.family, reason, body);
       throw unauthenticated(message, 'Standard-Webhooks realm="atrium"');
     };
 
-    if (SIGNED_HEADERS.some((name) => !headers[name])) return refuse("missing_headers");
+    // An unknown workspace answers exactly as a known one without a matching secret (401, after the body was
+    // read under the cap): the receiver is no oracle of which workspaces exist. (Ids are not secret anyway —
+    // pages' Cache-Tag carries them — but the answer need not confirm one.)
+    if (!found || !workspace) return refuse("no_secret");
+    if (!family.verify && SIGNED_HEADERS.some((name) => !headers[name])) return refuse("missing_headers");
     let secrets: string[];
     try {
       secrets = family.secret
@@ -168,20 +188,41 @@ export const requireSignedEvent = defineGuard(
     }
     if (secrets.length === 0) return refuse("no_secret");
 
-    // The signature first (tolerance 0 around the event's own timestamp), then the window: a forged request
-    // learns nothing about the window, and the log tells a wrong secret from a late delivery.
-    const timestamp = Number(headers["webhook-timestamp"]);
-    const signed = secrets.some((secret) => {
-      try {
-        return verifyWebhook(secret, headers, body, timestamp, 0);
-      } catch {
-        return false;
-      }
-    });
-    if (!signed) return refuse("bad_signature");
     const nowSeconds = Math.floor(now().getTime() / 1000);
-    if (Math.abs(nowSeconds - timestamp) > env.WEBHOOKS_TOLERANCE_SECONDS) {
-      return refuse("stale_timestamp", STALE_TIMESTAMP);
+    const tolerance = env.WEBHOOKS_TOLERANCE_SECONDS;
+    let verdict: boolean | "stale";
+    if (family.verify) {
+      try {
+        verdict = family.verify(request.headers, bytes, secrets, nowSeconds, tolerance);
+      } catch {
+        verdict = false;
+      }
+    } else {
+      // The signature first (tolerance 0 around the event's own timestamp), over the exact bytes received, then
+      // the window: a forged request learns nothing about the window, and the log tells a wrong secret from a
+      // late delivery.
+      const timestamp = Number(headers["webhook-timestamp"]);
+      const signed = secrets.some((secret) => {
+        try {
+          return verifyWebhook(secret, headers, bytes, timestamp, 0);
+        } catch {
+          return false;
+        }
+      });
+      verdict = !signed ? false : Math.abs(nowSeconds - timestamp) > tolerance ? "stale" : true;
+    }
+    if (verdict === false) return refuse("bad_signature");
+    if (verdict === "stale") return refuse("stale_timestamp", STALE_TIMESTAMP);
+
+    const log = receiverEventsOf(services.db, workspace.id);
+    // The workspace's own allowance, spent only by senders that hold its secret.
+    try {
+      await webhookThrottle.takeVerified(workspace.id, family.family);
+    } catch (error) {
+      if (await webhookThrottle.shouldRecordRefusal(workspace.id, family.family, ip, "rate_limited:verified")) {
+        await log.note({ ...delivery(family.family, body), verified: true }, "refused", "rate_limited");
+      }
+      throw error;
     }
     // The workspace's owner is suspended: the spec's 403 for a suspended account, as for SOP triggers. Only an
     // authentic sender learns it.
@@ -190,10 +231,25 @@ export const requireSignedEvent = defineGuard(
       throw forbidden();
     }
 
+    let eventId = headers["webhook-id"];
+    if (family.eventId) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        parsed = undefined;
+      }
+      eventId = family.eventId(parsed, request.headers)?.trim() ?? "";
+      if (!eventId) {
+        await log.note(delivery(family.family, body), "refused", "invalid_body");
+        throw invalid(`The body is not a ${family.family} event`, [{ field: "id", message: "Required" }]);
+      }
+    }
+
     return {
       workspace,
       family,
-      eventId: headers["webhook-id"].slice(0, 200),
+      eventId: eventId.slice(0, 200),
       body,
       headers,
       contentType: request.headers.get("content-type"),

@@ -12,7 +12,7 @@ import { brandingOf } from "./branding.server";
 import { pagesOf } from "./pages.server";
 import { policiesOf } from "./policies.server";
 import { POLICY_KINDS, type PolicyKind } from "./policy-kinds";
-import { profileInputOf, profileOf } from "./profile.server";
+import { ProfileInput, profileInputOf, profileOf } from "./profile.server";
 import { discoveryOf } from "~/modules/discovery/discovery.server";
 import { defineEventFamily, eventEnvelope } from "~/modules/events/family";
 import { siteAccessOf } from "~/modules/site-access/visibility.server";
@@ -76,29 +76,37 @@ export const brandingEvents = defineEventFamily({
 });
 
 const text = (max: number) => z.string().max(max);
+/**
+ * The profile fields an event may change, taken from the console's own input schema (so the two cannot drift:
+ * the same limits, time zone and currency lists, phone and e-mail checks). Its defaults are unwrapped: a field
+ * absent from the event keeps its saved value instead of being reset to "".
+ */
+const profileField = ProfileInput.shape;
+const addressField = profileField.address.unwrap().shape;
+const ProfileChange = z
+  .object({
+    tagline: profileField.tagline.unwrap(),
+    timeZone: profileField.timeZone,
+    currency: profileField.currency,
+    phone: profileField.phone.unwrap(),
+    email: profileField.email.unwrap(),
+    address: z
+      .object({
+        street: addressField.street.unwrap(),
+        locality: addressField.locality.unwrap(),
+        region: addressField.region.unwrap(),
+        postalCode: addressField.postalCode.unwrap(),
+        country: addressField.country.unwrap(),
+      })
+      .partial(),
+  })
+  .partial();
+
 const SettingsUpdated = eventEnvelope(
   "settings.updated",
   z
     .object({
-      profile: z
-        .object({
-          tagline: text(160),
-          timeZone: text(64),
-          currency: text(3),
-          phone: text(40),
-          email: text(254),
-          address: z
-            .object({
-              street: text(200),
-              locality: text(100),
-              region: text(100),
-              postalCode: text(20),
-              country: text(2),
-            })
-            .partial(),
-        })
-        .partial()
-        .describe("Business profile fields that change (opening hours are edited in the console)"),
+      profile: ProfileChange.describe("Business profile fields that change (opening hours are edited in the console)"),
       policies: z
         .partialRecord(
           z.enum(POLICY_KINDS as [PolicyKind, ...PolicyKind[]]),

@@ -26,10 +26,25 @@ function keyOf(secret: string): Buffer {
   return key;
 }
 
-export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const digest = createHmac("sha256", keyOf(secret)).update(`${id}.${timestampSeconds}.${body}`, "utf8").digest();
+/**
+ * `body` is signed as the exact bytes sent (a string is its UTF-8 encoding), and the timestamp as its decimal
+ * text: a receiver verifies what it received, not a re-encoding of it.
+ */
+export function signWebhook(
+  secret: string,
+  id: string,
+  timestampSeconds: number | string,
+  body: string | Uint8Array,
+): string {
+  const digest = createHmac("sha256", keyOf(secret))
+    .update(`${id}.${timestampSeconds}.`, "utf8")
+    .update(typeof body === "string" ? Buffer.from(body, "utf8") : body)
+    .digest();
   return `${SIGNATURE_VERSION},${digest.toString("base64")}`;
 }
+
+/** A timestamp in its one canonical form (no sign, no leading zero): two spellings never share a signature. */
+export const CANONICAL_TIMESTAMP = /^(0|[1-9]\d{0,14})$/;
 
 export function webhookHeaders(
   secret: string,
@@ -47,17 +62,17 @@ export function webhookHeaders(
 export function verifyWebhook(
   secret: string,
   headers: { "webhook-id": string; "webhook-timestamp": string; "webhook-signature": string },
-  body: string,
+  body: string | Uint8Array,
   nowSeconds: number,
   toleranceSeconds = 300,
 ): boolean {
   const { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signatures } = headers;
-  if (!id || !/^\d{1,15}$/.test(timestamp ?? "")) return false;
+  if (!id || !CANONICAL_TIMESTAMP.test(timestamp ?? "")) return false;
   const timestampSeconds = Number(timestamp);
   // Too old is a replay; too far ahead is as suspicious (or a clock so wrong that "too old" means nothing).
   if (Math.abs(nowSeconds - timestampSeconds) > toleranceSeconds) return false;
 
-  const expected = Buffer.from(signWebhook(secret, id, timestampSeconds, body));
+  const expected = Buffer.from(signWebhook(secret, id, timestamp, body));
   let valid = false;
   for (const candidate of (signatures ?? "").split(" ")) {
     const given = Buffer.from(candidate);

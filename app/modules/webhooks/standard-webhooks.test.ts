@@ -47,6 +47,28 @@ describe("standard webhooks", () => {
     expect(verifyWebhook(SECRET, { ...headers, "webhook-timestamp": "1614265330.5" }, BODY, TIMESTAMP)).toBe(false);
   });
 
+  it("signs and verifies the exact bytes, which need not be UTF-8", () => {
+    // Two byte strings that decode to the same text (each invalid byte becomes U+FFFD).
+    const sent = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]);
+    const other = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xfe, 0x22, 0x7d]);
+    expect(sent.toString("utf8")).toBe(other.toString("utf8"));
+    const signature = signWebhook(SECRET, ID, TIMESTAMP, sent);
+    const signed = { ...headers, "webhook-signature": signature };
+    expect(verifyWebhook(SECRET, signed, sent, TIMESTAMP)).toBe(true);
+    expect(verifyWebhook(SECRET, signed, other, TIMESTAMP)).toBe(false);
+    // A string body is its UTF-8 bytes: the test vector verifies as bytes too.
+    expect(verifyWebhook(SECRET, headers, Buffer.from(BODY, "utf8"), TIMESTAMP)).toBe(true);
+  });
+
+  it("accepts only the canonical spelling of a timestamp", () => {
+    const padded = { ...headers, "webhook-timestamp": `0${TIMESTAMP}` };
+    expect(verifyWebhook(SECRET, padded, BODY, TIMESTAMP)).toBe(false);
+    expect(verifyWebhook(SECRET, { ...headers, "webhook-timestamp": `+${TIMESTAMP}` }, BODY, TIMESTAMP)).toBe(false);
+    // Even signed as written, a padded timestamp is refused: two spellings never share a signature.
+    const signedPadded = { ...padded, "webhook-signature": signWebhook(SECRET, ID, `0${TIMESTAMP}`, BODY) };
+    expect(verifyWebhook(SECRET, signedPadded, BODY, TIMESTAMP)).toBe(false);
+  });
+
   it("rejects a wrong secret", () => {
     expect(verifyWebhook(generateWebhookSecret(), headers, BODY, TIMESTAMP)).toBe(false);
   });
