@@ -669,7 +669,11 @@ export async function pageAtAddress(
 }
 
 /** The published titles of the pages `ids` of `workspaceId` (drafts and unknown ids left out). */
-export async function publishedTitles(db: Db, workspaceId: string, ids: readonly string[]): Promise<Map<string, string>> {
+export async function publishedTitles(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
   const titles = new Map<string, string>();
   if (ids.length === 0) return titles;
   const rows = await db
