@@ -12,10 +12,13 @@ import { startServer, type TestServer } from "../helpers/server";
 const SLUG = `status-${Math.random().toString(36).slice(2, 7)}`;
 const OTHER_SLUG = `status-other-${Math.random().toString(36).slice(2, 7)}`;
 const DOMAIN = `${SLUG}.example.test`;
+/** A site of its own for the route table, so no other test's purge or visit changes what it holds. */
+const TABLE_SLUG = `status-table-${Math.random().toString(36).slice(2, 7)}`;
 
 let server: TestServer;
 let owner: Client;
 let viewer: Client;
+let tableOwner: Client;
 let workspaceId: string;
 let aboutId: string;
 let welcomeId: string;
@@ -65,6 +68,13 @@ beforeAll(async () => {
   await addMember(server.url, owner, member, "viewer");
   viewer = member.client;
 
+  tableOwner = (await signUp(server.url)).client;
+  await createWorkspace(tableOwner, "Table Shop", TABLE_SLUG);
+  await publishPage(tableOwner, "Home", "home");
+  await publishPage(tableOwner, "About", "about");
+  const llms = await tableOwner.post("/discovery/llms", { enabled: "on", summary: "A table of routes." });
+  expect([200, 302]).toContain(llms.status);
+
   // Another workspace, protected by a password.
   const other = (await signUp(server.url)).client;
   await createWorkspace(other, "Elsewhere Books", OTHER_SLUG);
@@ -103,7 +113,7 @@ describe("/api/routing-test's cache", () => {
       families: ["branding"],
       consolePages: [{ path: "/website/branding", label: "Branding" }],
     });
-    expect(byTag[`ws:${workspaceId}`]).toMatchObject({ kind: "workspace", families: [] });
+    expect(byTag[`ws:${workspaceId}`]).toMatchObject({ kind: "workspace", families: ["settings", "domains"] });
   });
 
   it("the home page shows the home page's tag and the list of pages", async () => {
@@ -112,6 +122,35 @@ describe("/api/routing-test's cache", () => {
     expect(answer.cache.tags).toEqual(
       expect.arrayContaining([`ws:${workspaceId}:page:${welcomeId}`, `ws:${workspaceId}:pages`]),
     );
+  });
+
+  // Maintainer review F10: the tags the diagnosis expects for a route it has not seen rendered are the ones a
+  // real answer of that route declares, for every cacheable kind of route.
+  it.each([
+    ["home", ""],
+    ["page", "/about"],
+    ["contact", "/contact"],
+    ["policies", "/policies"],
+    ["robots", "/robots.txt"],
+    ["sitemap", "/sitemap.xml"],
+    ["llms", "/llms.txt"],
+    ["theme", "/theme.css"],
+    ["og-image", "/og-image"],
+  ])("expects the %s route's own Cache-Tag before it is rendered", async (kind, rest) => {
+    const path = `/${TABLE_SLUG}${rest}`;
+    const predicted = await routingTest(`path=${encodeURIComponent(path)}`, {}, tableOwner);
+    expect(predicted.target?.kind).toBe(kind);
+    expect(predicted.cache).toMatchObject({ cacheable: true, cached: false, tagsFrom: "expected" });
+    const res = await fetch(`${server.url}${path}`);
+    expect(res.status, path).toBe(200);
+    await res.arrayBuffer();
+    const declared = (res.headers.get("cache-tag") ?? "").split(",").filter(Boolean);
+    expect(declared.length).toBeGreaterThan(0);
+    expect([...predicted.cache.tags].sort()).toEqual([...declared].sort());
+    // And once it is cached, the diagnosis reads the same tags from the cache.
+    const held = await routingTest(`path=${encodeURIComponent(path)}`, {}, tableOwner);
+    expect(held.cache).toMatchObject({ cached: true, tagsFrom: "cache" });
+    expect([...held.cache.tags].sort()).toEqual([...declared].sort());
   });
 
   it("says a public page is cached after an anonymous GET, with its key, render time, expiry and hits", async () => {

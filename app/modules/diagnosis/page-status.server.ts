@@ -12,7 +12,7 @@
 import type { AppServices } from "~/lib/context";
 import { contractFor } from "~/lib/access-contract.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
-import { cacheTags, parseTag } from "~/modules/cache/tags";
+import { parseTag } from "~/modules/cache/tags";
 import { writeAndPurge } from "~/modules/cache/purge.server";
 import type { CachedPageInfo } from "~/modules/cache/module.server";
 import { mediaOf } from "~/modules/files/media.server";
@@ -20,7 +20,15 @@ import { routeHost } from "~/modules/hosts/routing.server";
 import { siteVisibilityOf } from "~/modules/site-access/visibility.server";
 import { PAGE_SLUG_PATTERN } from "~/modules/sites/blocks";
 import { pageAtAddress, publishedTitles } from "~/modules/sites/pages.server";
-import { siteFrameTags } from "~/modules/sites/page-cache";
+import {
+  indexNowKeyTags,
+  ogImageTags,
+  pageOwnTags,
+  siteFrameTags,
+  technicalFileTags,
+  TECHNICAL_FILE_KINDS,
+  themeTags,
+} from "~/modules/sites/page-cache";
 import { workspaceOf } from "~/modules/tenancy/workspaces.server";
 import { findWorkspaceBySlug, movedSiteSlug } from "~/modules/tenancy/workspaces.server";
 import { SLUG_PATTERN } from "~/modules/tenancy/slug";
@@ -176,6 +184,28 @@ function classify(rest: string): { kind: TargetKind; pageSlug?: string } {
   return { kind: "other" };
 }
 
+/**
+ * The tags a route of the site declares (ADR 026 "Tags"), from the functions the routes themselves use: no
+ * second copy of the route table (maintainer review F10; page-status.test.ts compares them with real answers).
+ * A page's own tags are added by the caller, which knows the page.
+ */
+function expectedTags(workspaceId: string, kind: TargetKind): string[] {
+  switch (kind) {
+    case "robots":
+    case "sitemap":
+    case "llms":
+      return technicalFileTags(workspaceId, TECHNICAL_FILE_KINDS[kind]);
+    case "theme":
+      return themeTags(workspaceId);
+    case "og-image":
+      return ogImageTags(workspaceId);
+    case "indexnow":
+      return indexNowKeyTags(workspaceId);
+    default:
+      // Pages under the site's layout: its frame, and (home, page) the page's own tags.
+      return siteFrameTags(workspaceId);
+  }
+}
 
 const NOT_CACHED = { cached: false, key: null, renderedAt: null, expiresAt: null, hits: null, bytes: null };
 
@@ -243,16 +273,24 @@ export async function diagnoseUrl(services: Services, input: DiagnoseInput): Pro
 
   const target = classify(routed.slice(1 + found.slug.length));
   base.target = { kind: target.kind, label: TARGET_LABELS[target.kind] };
-  const expected = [...frame];
+  const expected = expectedTags(found.id, target.kind);
   if (target.kind === "home" || target.kind === "page") {
     // One row, and only its published title: a draft's title is nobody's business here (attacker review #1).
-    const page = await pageAtAddress(db, found.id, target.kind === "home" ? { home: true } : { slug: target.pageSlug! });
+    const page = await pageAtAddress(
+      db,
+      found.id,
+      target.kind === "home" ? { home: true } : { slug: target.pageSlug! },
+    );
     if (page)
-      base.page = { id: page.id, title: page.publishedTitle, slug: page.slug, isHome: page.isHome, status: page.status };
-    if (page?.status === "published") expected.push(cacheTags.page(found.id, page.id));
-    if (target.kind === "home") expected.push(cacheTags.pages(found.id));
+      base.page = {
+        id: page.id,
+        title: page.publishedTitle,
+        slug: page.slug,
+        isHome: page.isHome,
+        status: page.status,
+      };
+    expected.push(...pageOwnTags(found.id, page?.status === "published" ? page.id : null, target.kind === "home"));
   }
-  if (target.kind === "sitemap" || target.kind === "llms") expected.push(cacheTags.pages(found.id));
 
   if ((await siteVisibilityOf(db, found.id)) === "protected") return answer("protected", expected);
   // An unknown or unpublished page is the site's 404; the home page asked for by its slug a 301 to `/`.
