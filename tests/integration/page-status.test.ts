@@ -275,6 +275,12 @@ describe("/settings/page-status", () => {
     expect(html).toContain("/api/webhooks/pages");
   });
 
+  it("names a draft as a draft, never by its title", async () => {
+    const html = await (await owner.get("/settings/page-status?url=/plans")).text();
+    expect(html).toContain("A page: a draft, not published");
+    expect(html).not.toContain("Secret plans");
+  });
+
   it("says when nothing answers, refuses what is no address, and keeps another workspace's site out", async () => {
     const missing = await (await owner.get("/settings/page-status?url=/no-such-page")).text();
     expect(missing).toContain("Nothing is published at this address");
