@@ -60,6 +60,8 @@ export const EnvSchema = z.object({
   CONTACT_MESSAGES_PER_ADDRESS_PER_HOUR: int(5, 1),
   /** New share images (`/{site}/og-image` renders; cached images are free) per client address per minute. */
   OG_RENDERS_PER_ADDRESS_PER_MINUTE: int(30, 1),
+  /** Calls of the public `/api/routing-test` per client address per minute. */
+  ROUTING_TESTS_PER_ADDRESS_PER_MINUTE: int(60, 1),
   API_AUTH_FAILURES_PER_MINUTE: int(30, 1),
   MAX_BODY_BYTES: int(1_048_576, 1024),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0),

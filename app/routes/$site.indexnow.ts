@@ -4,7 +4,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
 import { publicCacheHeaders } from "~/modules/cache/headers";
-import { cacheTags } from "~/modules/cache/tags";
+import { indexNowKeyTags } from "~/modules/sites/page-cache";
 import { publicSiteOf } from "~/modules/discovery/technical.server";
 import { indexNowOf } from "~/modules/discovery/indexnow.server";
 
@@ -23,7 +23,7 @@ export const loader = page("public", async ({ request, params, context }: Loader
   return new Response(settings.key, {
     headers: {
       "Content-Type": "text/plain; charset=utf-8",
-      ...publicCacheHeaders({ tags: [cacheTags.workspace(workspace.id), cacheTags.settings(workspace.id)] }),
+      ...publicCacheHeaders({ tags: indexNowKeyTags(workspace.id) }),
     },
   });
 });

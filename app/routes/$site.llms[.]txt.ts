@@ -4,6 +4,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
 import { llmsTxt } from "~/modules/discovery/public.server";
 import { notFoundText, technicalSite } from "~/modules/discovery/technical.server";
+import { TECHNICAL_FILE_KINDS } from "~/modules/sites/page-cache";
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   const site = await technicalSite(request, context, params.site);
@@ -14,7 +15,7 @@ export const loader = page("public", async ({ request, params, context }: Loader
     headers: {
       "Content-Type": "text/plain; charset=utf-8",
       // The site's summary (`settings`) and its list of pages.
-      ...site.cacheHeaders(["pages"]),
+      ...site.cacheHeaders(TECHNICAL_FILE_KINDS.llms),
       // Served to AI crawlers on request, but not a page for a search engine's index of a hidden site.
       ...(site.settings.noindex ? { "X-Robots-Tag": "noindex" } : {}),
     },

@@ -7,11 +7,12 @@ import { page } from "~/lib/routes.server";
 import { robotsTxt } from "~/modules/discovery/public.server";
 import { technicalSite } from "~/modules/discovery/technical.server";
 import { siteUrl } from "~/modules/sites/address.server";
+import { TECHNICAL_FILE_KINDS } from "~/modules/sites/page-cache";
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   const site = await technicalSite(request, context, params.site);
   const closed = site.settings.noindex || site.visibility === "protected";
   return new Response(robotsTxt(site.base, closed, siteUrl(site.address, "/sitemap.xml")), {
-    headers: { "Content-Type": "text/plain; charset=utf-8", ...site.cacheHeaders() },
+    headers: { "Content-Type": "text/plain; charset=utf-8", ...site.cacheHeaders(TECHNICAL_FILE_KINDS.robots) },
   });
 });

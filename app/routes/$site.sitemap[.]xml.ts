@@ -5,6 +5,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
 import { SITEMAP_MAX_URLS, sitemapEntries, sitemapIndexXml, sitemapXml } from "~/modules/discovery/public.server";
 import { notFoundText, technicalSite } from "~/modules/discovery/technical.server";
+import { TECHNICAL_FILE_KINDS } from "~/modules/sites/page-cache";
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   const site = await technicalSite(request, context, params.site);
@@ -12,7 +13,10 @@ export const loader = page("public", async ({ request, params, context }: Loader
   const entries = closed ? [] : await sitemapEntries(context.services.db, site.workspace, site.address);
   const asked = new URL(request.url).searchParams.get("page");
   // The list of pages and policies (`pages`; policies are `settings`), one page of it per `?page=`.
-  const headers = { "Content-Type": "application/xml; charset=utf-8", ...site.cacheHeaders(["pages"], ["page"]) };
+  const headers = {
+    "Content-Type": "application/xml; charset=utf-8",
+    ...site.cacheHeaders(TECHNICAL_FILE_KINDS.sitemap, ["page"]),
+  };
   const paged = entries.length > SITEMAP_MAX_URLS;
   if (asked === null) {
     return new Response(paged ? sitemapIndexXml(site.address, entries) : sitemapXml(entries), { headers });

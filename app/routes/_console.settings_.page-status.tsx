@@ -103,7 +103,9 @@ function Resolution({ d }: { d: UrlDiagnosis }) {
           <dt>Answered by</dt>
           <dd>
             {d.page
-              ? `${d.target.kind === "home" ? "The home page" : "The page"} '${d.page.title}'${d.page.status === "draft" ? " (a draft: not published)" : ""}`
+              ? d.page.title === null
+                ? `${d.target.kind === "home" ? "The home page" : "A page"}: a draft, not published`
+                : `${d.target.kind === "home" ? "The home page" : "The page"} '${d.page.title}'`
               : d.target.kind === "page"
                 ? "No page has this address: the site's 404"
                 : d.target.label}

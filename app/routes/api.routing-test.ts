@@ -2,13 +2,16 @@
 // this request's host, or `url` on one of this deployment's hosts) is routed: which host kind answered (the
 // deployment's, or a site's custom domain, ADR 025), the path Remix matches after the host's rewrite, the 301
 // that applies instead if any, the site, caller and credential of that route, and `cache`: whether the page
-// cache may keep that answer (or why not), what it holds for it now, its tags and what purges each (the
-// stale-page diagnosis, ADR 026). The method and cookies of this request stand for those of the one asked about.
+// cache may keep that answer (or why not) and whether it holds one (ADR 026 "Diagnosis"). Only to an operator
+// whose console session is a member of the site's workspace: the target, the page (its published title), the
+// cache's key, hits, tags and what purges each (attacker review #1: the route is public). The method and cookies
+// of this request stand for those of the one asked about. Throttled per client address.
 import { contractFor } from "~/lib/access-contract.server";
 import { invalid } from "~/lib/errors";
 import { apiRoute } from "~/lib/routes.server";
 import { resolveSiteBySlug, resolveSiteOfApiRequest } from "~/modules/access/site.server";
-import { cookieNames, diagnoseUrl } from "~/modules/diagnosis/page-status.server";
+import { cookieName, readSession } from "~/modules/auth/sessions.server";
+import { cookieNames, routingDiagnosis } from "~/modules/diagnosis/page-status.server";
 import { routeHost } from "~/modules/hosts/routing.server";
 
 export const loader = apiRoute({
@@ -16,7 +19,8 @@ export const loader = apiRoute({
   internal: true,
   GET: async ({ request, context }) => {
     const url = new URL(request.url);
-    const { db, siteDomains, hosts } = context.services;
+    const { db, siteDomains, hosts, routingTestThrottle } = context.services;
+    await routingTestThrottle.take(context.request.ip);
     const asked = url.searchParams.get("url");
     let host = url.host;
     let path = url.searchParams.get("path") ?? url.pathname;
@@ -42,12 +46,17 @@ export const loader = apiRoute({
       routed.startsWith("/api/") || contract.caller === "operator"
         ? await resolveSiteOfApiRequest(db, request, route.site ?? undefined)
         : await resolveSiteBySlug(db, routed.split("/")[1], route.site ? "host" : "path");
-    const diagnosis = await diagnoseUrl(context.services, {
-      host,
-      pathWithQuery: path,
-      method: request.method,
-      cookies: cookieNames(request.headers.get("cookie")),
-    });
+    const session = await readSession(request, context);
+    // A signed-in operator's session cookie is who asks, not part of the request asked about: left out, so an
+    // operator sees what an anonymous visitor gets (any other cookie still stands for the visitor's).
+    const cookies = cookieNames(request.headers.get("cookie")).filter(
+      (name) => !session || name !== cookieName(context),
+    );
+    const diagnosis = await routingDiagnosis(
+      context.services,
+      { host, pathWithQuery: path, method: request.method, cookies },
+      session?.user.id ?? null,
+    );
     return Response.json(
       {
         host,

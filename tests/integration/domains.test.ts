@@ -8,6 +8,7 @@
 import { domainToASCII } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setTestClock } from "~/lib/clock.server";
+import { purgerOf, registerPurger } from "~/modules/cache/purge.server";
 import { queueDueChecks, type DomainServices } from "~/modules/domains/domains.server";
 import { Client, addMember, createWorkspace, signUp } from "../helpers/client";
 import { startFakeDns, type FakeDns } from "../helpers/fake-dns";
@@ -357,6 +358,55 @@ describe("the periodic re-check", () => {
       .orderBy("created_at")
       .execute();
     expect(trail.map((e) => e.action)).toEqual(["domain.added", "domain.verified", "domain.failing", "domain.lapsed"]);
+  });
+
+  it("purges each flip (verified, failing, lapsed) once, announced inside the transaction that makes it", async () => {
+    const services = server.atrium.runtime.services.customDomains as DomainServices;
+    const { client, workspaceId } = await workspace();
+    const host = uniqueHost();
+    const claimed = await claim(client, host);
+    // The server's own purger, watched: every call still goes through to it (its cache, NOTIFY, hook).
+    const real = purgerOf(server.db)!;
+    const seen: { announced: string[][]; inTransaction: boolean[]; purged: string[][] } = {
+      announced: [],
+      inTransaction: [],
+      purged: [],
+    };
+    const ours = (tags: readonly string[]) => tags.some((tag) => tag.startsWith(`ws:${workspaceId}`));
+    registerPurger(server.db, {
+      async announce(trx, tags) {
+        if (ours(tags)) {
+          seen.announced.push([...tags]);
+          seen.inTransaction.push(trx.isTransaction);
+        }
+        await real.announce(trx, tags);
+      },
+      purged(tags) {
+        if (ours(tags)) seen.purged.push([...tags]);
+        real.purged(tags);
+      },
+    });
+    try {
+      publish(host, tokenOf(claimed));
+      expect(((await (await verify(client, host)).json()) as VerifyBody).status).toBe("verified");
+      expect(seen.purged).toEqual([[`ws:${workspaceId}`]]);
+
+      dns.delete(`_atrium.${host}`);
+      let clock = Date.now() + 6 * 3_600_000 + 60_000;
+      setTestClock(() => new Date(clock));
+      await queueDueChecks(services);
+      await expect.poll(() => seen.purged.length, { timeout: 10_000 }).toBe(2);
+      clock += 73 * 3_600_000;
+      await queueDueChecks(services);
+      await expect.poll(() => seen.purged.length, { timeout: 10_000 }).toBe(3);
+      expect(((await (await lastResult(client, host)).json()) as VerifyBody).status).toBe("pending");
+    } finally {
+      registerPurger(server.db, real);
+    }
+    // One purge per flip (the lapse was purged twice), each announced by its own transaction, not after it.
+    expect(seen.purged).toEqual([[`ws:${workspaceId}`], [`ws:${workspaceId}`], [`ws:${workspaceId}`]]);
+    expect(seen.announced).toEqual(seen.purged);
+    expect(seen.inTransaction).toEqual([true, true, true]);
   });
 
   it("does not queue a check before it is due, nor twice", async () => {

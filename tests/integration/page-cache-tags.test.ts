@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setStatus } from "~/modules/accounts/users.server";
 import { PUBLIC_CACHE_CONTROL, joinTags } from "~/modules/cache/headers";
-import { registerPurger } from "~/modules/cache/purge.server";
 import { cacheTags } from "~/modules/cache/tags";
 import { siteAccessOf } from "~/modules/site-access/visibility.server";
 import { Client, createWorkspace, signUp } from "../helpers/client";
@@ -149,13 +148,49 @@ describe("what a public answer declares", () => {
     expect(theme.headers.get("cache-tag")).toBe(joinTags([cacheTags.workspace(ws), cacheTags.branding(ws)]));
   });
 
-  it("gives two anonymous visitors the same bytes: no nonce, no token", async () => {
-    for (const path of [`/${SLUG}`, `/${SLUG}/our-story`, `/${SLUG}/contact`, `/${SLUG}/contact?sent=1`]) {
-      const [a, b] = await Promise.all([anonymous().get(path), anonymous().get(path)]);
-      const [first, second] = [await a.text(), await b.text()];
-      expect(first, path).toBe(second);
-      expect(first, path).not.toMatch(/nonce=|csrf/i);
-      expect(a.headers.get("set-cookie"), path).toBeNull();
+  // Maintainer review F4: two renders of their own (the cache purged in between, so neither is the other's
+  // stored copy), for visitors who differ in every way the cache's key ignores: User-Agent, languages and the
+  // analytics cookies it does not count. Anything a render took from its visitor shows up as different bytes.
+  it("renders the same bytes for two different anonymous visitors, for every cacheable kind of route", async () => {
+    const llms = await api(owner, "/api/editor/discovery/seo/llms", "PUT", { enabled: true, summary: "Bread." });
+    expect(llms.status).toBe(200);
+    const { pageCache } = server.atrium.runtime.services;
+    const visitors: Record<string, string>[] = [
+      { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0", "accept-language": "en-GB,en;q=0.8" },
+      {
+        "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1",
+        "accept-language": "fr-CH, de;q=0.7",
+        cookie: "_ga=GA1.1.123.456; _pk_id.1.abcd=xyz; plausible_ignore=true",
+      },
+    ];
+    const paths = [
+      `/${SLUG}`,
+      `/${SLUG}/our-story`,
+      `/${SLUG}/contact`,
+      `/${SLUG}/contact?sent=1`,
+      `/${SLUG}/policies`,
+      `/${SLUG}/robots.txt`,
+      `/${SLUG}/sitemap.xml`,
+      `/${SLUG}/llms.txt`,
+      `/${SLUG}/theme.css`,
+      `/${SLUG}/og-image?title=Fresh%20bread`,
+    ];
+    for (const path of paths) {
+      const bodies: Buffer[] = [];
+      for (const headers of visitors) {
+        await pageCache.purgeEverywhere([cacheTags.workspace(ws)]);
+        const renders = pageCache.stats().renders;
+        const res = await fetch(`${server.url}${path}`, { headers });
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get("cache-control"), path).toMatch(/public/);
+        expect(res.headers.get("age"), path).toBeNull();
+        expect(res.headers.get("set-cookie"), path).toBeNull();
+        bodies.push(Buffer.from(await res.arrayBuffer()));
+        // Rendered for this visitor, not served from the cache.
+        expect(pageCache.stats().renders, path).toBe(renders + 1);
+      }
+      expect(bodies[0]!.equals(bodies[1]!), path).toBe(true);
+      expect(bodies[0]!.toString("latin1"), path).not.toMatch(/nonce=|csrf/i);
     }
   });
 
@@ -344,14 +379,26 @@ describe("what a write purges", () => {
     expect(moved).toEqual(new Set([cacheTags.workspace(ws)]));
     SLUG = renamed;
 
-    // Suspension is the operator's command (the CLI), which calls this function in its own process. Here it is
-    // this test's copy of the module, so this test's copy of the purge registry is told where purges go (the
-    // server's copy, inside the build, answers the HTTP calls above).
-    registerPurger(server.db, { announce: async () => {}, purged: (tags) => purges.push([...tags]) });
+    // Suspension is the operator's command (the CLI). Called here on the server's own handle, it goes through
+    // the server's real purger (one registry per process): its cache, its observers, its NOTIFY. A page of the
+    // site is cached first (a hit renders nothing); after the suspension the next visit renders the 503.
+    const renders = () => server.atrium.runtime.services.pageCache.stats().renders;
+    await (await anonymous().get(`/${SLUG}`)).text();
+    const before = renders();
+    const hit = await anonymous().get(`/${SLUG}`);
+    expect(hit.status).toBe(200);
+    expect(hit.headers.get("age")).not.toBeNull();
+    await hit.text();
+    expect(renders()).toBe(before);
     expect(await purgedBy(() => setStatus(server.db, ownerEmail, "suspended"))).toEqual(
       new Set([cacheTags.workspace(ws)]),
     );
-    expect((await anonymous().get(`/${SLUG}`)).headers.get("cache-control")).toBe("no-store");
+    const suspended = await anonymous().get(`/${SLUG}`);
+    expect(suspended.status).toBe(503);
+    expect(suspended.headers.get("cache-control")).toBe("no-store");
+    expect(suspended.headers.get("age")).toBeNull();
+    await suspended.text();
+    expect(renders()).toBe(before + 1);
     expect(await purgedBy(() => setStatus(server.db, ownerEmail, "active"))).toEqual(
       new Set([cacheTags.workspace(ws)]),
     );

@@ -12,17 +12,22 @@ import { startServer, type TestServer } from "../helpers/server";
 const SLUG = `status-${Math.random().toString(36).slice(2, 7)}`;
 const OTHER_SLUG = `status-other-${Math.random().toString(36).slice(2, 7)}`;
 const DOMAIN = `${SLUG}.example.test`;
+/** A site of its own for the route table, so no other test's purge or visit changes what it holds. */
+const TABLE_SLUG = `status-table-${Math.random().toString(36).slice(2, 7)}`;
 
 let server: TestServer;
 let owner: Client;
 let viewer: Client;
+let tableOwner: Client;
 let workspaceId: string;
 let aboutId: string;
 let welcomeId: string;
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read whatever JSON came back */
-async function routingTest(query: string, headers: Record<string, string> = {}): Promise<any> {
-  const res = await fetch(`${server.url}/api/routing-test?${query}`, { headers });
+async function routingTest(query: string, headers: Record<string, string> = {}, as?: Client): Promise<any> {
+  const res = as
+    ? await as.get(`/api/routing-test?${query}`, headers)
+    : await fetch(`${server.url}/api/routing-test?${query}`, { headers });
   expect(res.status, query).toBe(200);
   return res.json();
 }
@@ -63,6 +68,13 @@ beforeAll(async () => {
   await addMember(server.url, owner, member, "viewer");
   viewer = member.client;
 
+  tableOwner = (await signUp(server.url)).client;
+  await createWorkspace(tableOwner, "Table Shop", TABLE_SLUG);
+  await publishPage(tableOwner, "Home", "home");
+  await publishPage(tableOwner, "About", "about");
+  const llms = await tableOwner.post("/discovery/llms", { enabled: "on", summary: "A table of routes." });
+  expect([200, 302]).toContain(llms.status);
+
   // Another workspace, protected by a password.
   const other = (await signUp(server.url)).client;
   await createWorkspace(other, "Elsewhere Books", OTHER_SLUG);
@@ -72,8 +84,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("/api/routing-test's cache", () => {
-  it("keeps the routing fields and adds the page, its tags and what purges each", async () => {
-    const answer = await routingTest(`path=/${SLUG}/about`);
+  it("keeps the routing fields and adds, for a member of the site's workspace, the page, its tags and what purges each", async () => {
+    const answer = await routingTest(`path=/${SLUG}/about`, {}, viewer);
     expect(answer).toMatchObject({
       kind: "deployment",
       rewrittenPath: `/${SLUG}/about`,
@@ -101,23 +113,53 @@ describe("/api/routing-test's cache", () => {
       families: ["branding"],
       consolePages: [{ path: "/website/branding", label: "Branding" }],
     });
-    expect(byTag[`ws:${workspaceId}`]).toMatchObject({ kind: "workspace", families: [] });
+    expect(byTag[`ws:${workspaceId}`]).toMatchObject({ kind: "workspace", families: ["settings", "domains"] });
   });
 
   it("the home page shows the home page's tag and the list of pages", async () => {
-    const answer = await routingTest(`path=/${SLUG}`);
+    const answer = await routingTest(`path=/${SLUG}`, {}, owner);
     expect(answer.page).toMatchObject({ id: welcomeId, isHome: true });
     expect(answer.cache.tags).toEqual(
       expect.arrayContaining([`ws:${workspaceId}:page:${welcomeId}`, `ws:${workspaceId}:pages`]),
     );
   });
 
-  // Fails until the page cache (part A) stores pages: `inspect` answers null at the contract stage.
+  // Maintainer review F10: the tags the diagnosis expects for a route it has not seen rendered are the ones a
+  // real answer of that route declares, for every cacheable kind of route.
+  it.each([
+    ["home", ""],
+    ["page", "/about"],
+    ["contact", "/contact"],
+    ["policies", "/policies"],
+    ["robots", "/robots.txt"],
+    ["sitemap", "/sitemap.xml"],
+    ["llms", "/llms.txt"],
+    ["theme", "/theme.css"],
+    ["og-image", "/og-image"],
+  ])("expects the %s route's own Cache-Tag before it is rendered", async (kind, rest) => {
+    const path = `/${TABLE_SLUG}${rest}`;
+    const predicted = await routingTest(`path=${encodeURIComponent(path)}`, {}, tableOwner);
+    expect(predicted.target?.kind).toBe(kind);
+    expect(predicted.cache).toMatchObject({ cacheable: true, cached: false, tagsFrom: "expected" });
+    const res = await fetch(`${server.url}${path}`);
+    expect(res.status, path).toBe(200);
+    await res.arrayBuffer();
+    const declared = (res.headers.get("cache-tag") ?? "").split(",").filter(Boolean);
+    expect(declared.length).toBeGreaterThan(0);
+    expect([...predicted.cache.tags].sort()).toEqual([...declared].sort());
+    // And once it is cached, the diagnosis reads the same tags from the cache.
+    const held = await routingTest(`path=${encodeURIComponent(path)}`, {}, tableOwner);
+    expect(held.cache).toMatchObject({ cached: true, tagsFrom: "cache" });
+    expect([...held.cache.tags].sort()).toEqual([...declared].sort());
+  });
+
   it("says a public page is cached after an anonymous GET, with its key, render time, expiry and hits", async () => {
     const visit = await fetch(`${server.url}/${SLUG}/about`);
     expect(visit.status).toBe(200);
     await visit.text();
-    const answer = await routingTest(`path=/${SLUG}/about`);
+    // Anyone learns that it is cached; only a member its key, hits and tags.
+    expect((await routingTest(`path=/${SLUG}/about`)).cache).toEqual({ cacheable: true, reason: null, cached: true });
+    const answer = await routingTest(`path=/${SLUG}/about`, {}, owner);
     expect(answer.cache).toMatchObject({
       cached: true,
       cacheable: true,
@@ -141,18 +183,66 @@ describe("/api/routing-test's cache", () => {
     expect(campaign.cache).toMatchObject({ cacheable: true, reason: null });
     expect((await routingTest(`path=/${OTHER_SLUG}`)).cache).toMatchObject({ cacheable: false, reason: "protected" });
     expect((await routingTest("path=/settings")).cache).toMatchObject({ cacheable: false, reason: "not-public" });
-    expect((await routingTest("path=/api/v1/contact")).cache).toMatchObject({ reason: "not-public", tags: [] });
-    const draft = await routingTest(`path=/${SLUG}/plans`);
-    expect(draft.page).toMatchObject({ title: "Secret plans", status: "draft" });
+    // No site answers these: nobody is its member, so even an operator gets the public answer.
+    expect((await routingTest("path=/api/v1/contact", {}, owner)).cache).toEqual({
+      cacheable: false,
+      reason: "not-public",
+      cached: false,
+    });
+    // A member learns that a draft is there, never its title (only a published copy's title is shown).
+    const draft = await routingTest(`path=/${SLUG}/plans`, {}, owner);
+    expect(draft.page).toMatchObject({ title: null, status: "draft" });
+    expect(JSON.stringify(draft)).not.toContain("Secret plans");
     expect(draft.cache).toMatchObject({ cacheable: false, reason: "not-found" });
     expect((draft.cache.tags as string[]).filter((tag) => tag.includes(":page:"))).toEqual([]);
     expect((await routingTest(`path=/${SLUG}/no-such-page`)).cache).toMatchObject({ reason: "not-found" });
-    expect((await routingTest("path=/nobody-has-this-site")).cache).toMatchObject({ reason: "no-site", tags: [] });
-    for (const answer of [withCookie, withQuery, draft]) expect(answer.cache.why).toEqual(expect.any(String));
+    expect((await routingTest("path=/nobody-has-this-site", {}, owner)).cache).toEqual({
+      cacheable: false,
+      reason: "no-site",
+      cached: false,
+    });
+    for (const answer of [draft]) expect(answer.cache.why).toEqual(expect.any(String));
+  });
+
+  it("tells an anonymous caller the routing and whether the page is cached, never its page, tags, names or hits", async () => {
+    const anonymous = [
+      await routingTest(`path=/${SLUG}/about`),
+      // A draft: its title and id stay the workspace's.
+      await routingTest(`path=/${SLUG}/plans`),
+      await routingTest(`url=${encodeURIComponent(`${server.url}/${SLUG}/plans`)}`),
+      // A protected site: nothing of its pages.
+      await routingTest(`path=/${OTHER_SLUG}`),
+      // A signed-in operator who is no member of that site is anonymous to it.
+      await routingTest(`path=/${OTHER_SLUG}`, {}, owner),
+    ];
+    const otherId = await workspaceIdOf(OTHER_SLUG);
+    for (const answer of anonymous) {
+      expect(answer.page).toBeNull();
+      expect(answer.target).toBeNull();
+      expect(Object.keys(answer.cache).sort()).toEqual(["cacheable", "cached", "reason"]);
+      const text = JSON.stringify(answer);
+      for (const secret of ["Secret plans", "About us", workspaceId, otherId, aboutId, "ws:"])
+        expect(text).not.toContain(secret);
+    }
+    expect(anonymous[1].cache).toEqual({ cacheable: false, reason: "not-found", cached: false });
+    expect(anonymous[3].cache).toMatchObject({ cacheable: false, reason: "protected" });
+    expect(anonymous[3].site).toMatchObject({ slug: OTHER_SLUG });
+  });
+
+  it("is throttled per client address", async () => {
+    const limited = await startServer({ ROUTING_TESTS_PER_ADDRESS_PER_MINUTE: "2" });
+    try {
+      for (let i = 0; i < 2; i++) expect((await fetch(`${limited.url}/api/routing-test`)).status).toBe(200);
+      const refused = await fetch(`${limited.url}/api/routing-test`);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    } finally {
+      await limited.close();
+    }
   });
 
   it("answers a full url on a host this deployment serves, and refuses any other with 400", async () => {
-    const answer = await routingTest(`url=${encodeURIComponent(`${server.url}/${SLUG}/about`)}`);
+    const answer = await routingTest(`url=${encodeURIComponent(`${server.url}/${SLUG}/about`)}`, {}, owner);
     expect(answer).toMatchObject({ host: new URL(server.url).host, page: { id: aboutId } });
     for (const url of ["https://elsewhere.example/about", "not a url", "ftp://127.0.0.1/x"]) {
       const res = await fetch(`${server.url}/api/routing-test?url=${encodeURIComponent(url)}`);
@@ -183,6 +273,12 @@ describe("/settings/page-status", () => {
     expect(html).toContain("Page &#x27;About us&#x27;");
     expect(html).toContain(`href="/website/pages/${aboutId}"`);
     expect(html).toContain("/api/webhooks/pages");
+  });
+
+  it("names a draft as a draft, never by its title", async () => {
+    const html = await (await owner.get("/settings/page-status?url=/plans")).text();
+    expect(html).toContain("A page: a draft, not published");
+    expect(html).not.toContain("Secret plans");
   });
 
   it("says when nothing answers, refuses what is no address, and keeps another workspace's site out", async () => {
@@ -274,7 +370,7 @@ describe("a site on its custom domain", () => {
   });
 
   it("routing-test resolves the domain's path to the site's page", async () => {
-    const answer = await routingTest(`url=${encodeURIComponent(`https://${DOMAIN}/about`)}`);
+    const answer = await routingTest(`url=${encodeURIComponent(`https://${DOMAIN}/about`)}`, {}, owner);
     expect(answer).toMatchObject({
       host: DOMAIN,
       kind: "custom-domain",

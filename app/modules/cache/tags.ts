@@ -57,10 +57,12 @@ export function parseTag(tag: string): ParsedTag | null {
 /**
  * The event families (`/api/webhooks/{family}`, app/modules/events) whose events purge each kind of tag: the
  * spec's "the owning console record is matched to the webhook family that should invalidate it", answered by
- * the stale-page diagnosis. `workspace` has no family: the console (suspension, deletion, a new address) purges it.
+ * the stale-page diagnosis. `workspace`: the settings family's `visibility: public` (siteAccessOf, which purges
+ * the whole site) and the domains family's check (a domain that starts or stops serving); besides, the console
+ * and the CLI (suspension, deletion, a new address).
  */
 export const FAMILIES_BY_TAG_KIND: Readonly<Record<TagKind | "workspace", readonly string[]>> = {
-  workspace: [],
+  workspace: ["settings", "domains"],
   branding: ["branding"],
   navigation: ["pages"],
   settings: ["settings"],

@@ -12,14 +12,24 @@
 import type { AppServices } from "~/lib/context";
 import { contractFor } from "~/lib/access-contract.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
-import { cacheTags, parseTag } from "~/modules/cache/tags";
+import { parseTag } from "~/modules/cache/tags";
 import { writeAndPurge } from "~/modules/cache/purge.server";
 import type { CachedPageInfo } from "~/modules/cache/module.server";
 import { mediaOf } from "~/modules/files/media.server";
 import { routeHost } from "~/modules/hosts/routing.server";
 import { siteVisibilityOf } from "~/modules/site-access/visibility.server";
 import { PAGE_SLUG_PATTERN } from "~/modules/sites/blocks";
-import { pagesOf } from "~/modules/sites/pages.server";
+import { pageAtAddress, publishedTitles } from "~/modules/sites/pages.server";
+import {
+  indexNowKeyTags,
+  ogImageTags,
+  pageOwnTags,
+  siteFrameTags,
+  technicalFileTags,
+  TECHNICAL_FILE_KINDS,
+  themeTags,
+} from "~/modules/sites/page-cache";
+import { workspaceOf } from "~/modules/tenancy/workspaces.server";
 import { findWorkspaceBySlug, movedSiteSlug } from "~/modules/tenancy/workspaces.server";
 import { SLUG_PATTERN } from "~/modules/tenancy/slug";
 import { declaredPolicy } from "~/modules/cache/cookies";
@@ -78,7 +88,8 @@ const TARGET_LABELS: Record<TargetKind, string> = {
 
 export interface DiagnosedPage {
   id: string;
-  title: string;
+  /** The published copy's title; null for a draft (a draft's title is never shown here). */
+  title: string | null;
   slug: string;
   isHome: boolean;
   status: "draft" | "published";
@@ -173,15 +184,28 @@ function classify(rest: string): { kind: TargetKind; pageSlug?: string } {
   return { kind: "other" };
 }
 
-/** The frame every page of a site shows (header, footer, theme, domains in its links), as its layout tags it. */
-const frameTags = (workspaceId: string) => [
-  cacheTags.workspace(workspaceId),
-  cacheTags.branding(workspaceId),
-  cacheTags.navigation(workspaceId),
-  cacheTags.settings(workspaceId),
-  cacheTags.domains(workspaceId),
-  cacheTags.media(workspaceId),
-];
+/**
+ * The tags a route of the site declares (ADR 026 "Tags"), from the functions the routes themselves use: no
+ * second copy of the route table (maintainer review F10; page-status.test.ts compares them with real answers).
+ * A page's own tags are added by the caller, which knows the page.
+ */
+function expectedTags(workspaceId: string, kind: TargetKind): string[] {
+  switch (kind) {
+    case "robots":
+    case "sitemap":
+    case "llms":
+      return technicalFileTags(workspaceId, TECHNICAL_FILE_KINDS[kind]);
+    case "theme":
+      return themeTags(workspaceId);
+    case "og-image":
+      return ogImageTags(workspaceId);
+    case "indexnow":
+      return indexNowKeyTags(workspaceId);
+    default:
+      // Pages under the site's layout: its frame, and (home, page) the page's own tags.
+      return siteFrameTags(workspaceId);
+  }
+}
 
 const NOT_CACHED = { cached: false, key: null, renderedAt: null, expiresAt: null, hits: null, bytes: null };
 
@@ -244,20 +268,29 @@ export async function diagnoseUrl(services: Services, input: DiagnoseInput): Pro
     return answer(movedTo ? "moved" : "no-site");
   }
   base.site = { workspaceId: found.id, slug: found.slug, name: found.name };
-  const frame = frameTags(found.id);
+  const frame = siteFrameTags(found.id);
   if (!found.ownerActive) return answer("unavailable", frame);
 
   const target = classify(routed.slice(1 + found.slug.length));
   base.target = { kind: target.kind, label: TARGET_LABELS[target.kind] };
-  const expected = [...frame];
+  const expected = expectedTags(found.id, target.kind);
   if (target.kind === "home" || target.kind === "page") {
-    const pages = await pagesOf(db, found.id).options();
-    const page = target.kind === "home" ? pages.find((p) => p.isHome) : pages.find((p) => p.slug === target.pageSlug);
-    if (page) base.page = { id: page.id, title: page.title, slug: page.slug, isHome: page.isHome, status: page.status };
-    if (page?.status === "published") expected.push(cacheTags.page(found.id, page.id));
-    if (target.kind === "home") expected.push(cacheTags.pages(found.id));
+    // One row, and only its published title: a draft's title is nobody's business here (attacker review #1).
+    const page = await pageAtAddress(
+      db,
+      found.id,
+      target.kind === "home" ? { home: true } : { slug: target.pageSlug! },
+    );
+    if (page)
+      base.page = {
+        id: page.id,
+        title: page.publishedTitle,
+        slug: page.slug,
+        isHome: page.isHome,
+        status: page.status,
+      };
+    expected.push(...pageOwnTags(found.id, page?.status === "published" ? page.id : null, target.kind === "home"));
   }
-  if (target.kind === "sitemap" || target.kind === "llms") expected.push(cacheTags.pages(found.id));
 
   if ((await siteVisibilityOf(db, found.id)) === "protected") return answer("protected", expected);
   // An unknown or unpublished page is the site's 404; the home page asked for by its slug a 301 to `/`.
@@ -325,13 +358,46 @@ async function namesOf(services: Services, workspaceId: string, tags: readonly s
     if (parsed.kind === "media") ids.media.push(parsed.id);
   }
   if (ids.page.length) {
-    for (const page of await pagesOf(services.db, workspaceId).options())
-      if (ids.page.includes(page.id)) names.set(page.id, page.title);
+    for (const [id, title] of await publishedTitles(services.db, workspaceId, ids.page)) names.set(id, title);
   }
   if (ids.media.length) {
     for (const [id, item] of await mediaOf(services.db, workspaceId).byIds(ids.media)) names.set(id, item.filename);
   }
   return names;
+}
+
+/** What `/api/routing-test` tells anyone about a URL's cache: whether it may be kept (or why not) and whether it is. */
+export interface PublicCacheDiagnosis {
+  cacheable: boolean;
+  reason: BypassReason | null;
+  cached: boolean;
+}
+
+export type RoutingDiagnosis =
+  | { full: true; target: UrlDiagnosis["target"]; page: DiagnosedPage | null; cache: CacheDiagnosis }
+  | { full: false; target: null; page: null; cache: PublicCacheDiagnosis };
+
+/**
+ * `/api/routing-test`'s diagnosis, cut to what its caller may see (attacker review #1). The route is public: an
+ * anonymous caller learns the routing and three words about the cache (cacheable, why not, cached), never the
+ * page, its tags, the names they resolve to, hit counts or the key: those say what a workspace holds (its ids,
+ * file names, unpublished pages, a protected site's pages) and how often it is visited. An operator who is a
+ * member of the site's workspace (`userId`, from their console session) sees the whole diagnosis, as the
+ * console's Page status shows it.
+ */
+export async function routingDiagnosis(
+  services: Services,
+  input: DiagnoseInput,
+  userId: string | null,
+): Promise<RoutingDiagnosis> {
+  const diagnosis = await diagnoseUrl(services, input);
+  const member =
+    userId !== null &&
+    diagnosis.site !== null &&
+    (await workspaceOf(services.db, diagnosis.site.workspaceId).roleOf(userId)) !== undefined;
+  if (member) return { full: true, target: diagnosis.target, page: diagnosis.page, cache: diagnosis.cache };
+  const { cacheable, reason, cached } = diagnosis.cache;
+  return { full: false, target: null, page: null, cache: { cacheable, reason, cached } };
 }
 
 /**

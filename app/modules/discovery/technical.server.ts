@@ -11,7 +11,8 @@ import type { Workspace } from "~/modules/tenancy/workspaces.server";
 import { siteVisibilityOf } from "~/modules/site-access/visibility.server";
 import { linkBase, siteAddressOf } from "~/modules/sites/address.server";
 import { publicCacheHeaders } from "~/modules/cache/headers";
-import { cacheTags, type TagKind } from "~/modules/cache/tags";
+import type { TagKind } from "~/modules/cache/tags";
+import { technicalFileTags } from "~/modules/sites/page-cache";
 import { discoverySettingsOf } from "./settings.server";
 
 const plainText = (body: string, status: number) =>
@@ -72,12 +73,7 @@ export async function technicalSite(request: Request, context: AppLoadContext, s
      */
     cacheHeaders: (kinds: readonly TagKind[] = [], varyQuery?: readonly string[]): Record<string, string> =>
       publicCacheHeaders({
-        tags: [
-          cacheTags.workspace(workspace.id),
-          cacheTags.settings(workspace.id),
-          cacheTags.domains(workspace.id),
-          ...kinds.map((kind) => cacheTags.of(workspace.id, kind)),
-        ],
+        tags: technicalFileTags(workspace.id, kinds),
         varyQuery,
       }),
   };

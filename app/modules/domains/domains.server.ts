@@ -7,16 +7,16 @@
  * decides between two at once, and the loser is told so (`claimed-elsewhere`).
  */
 import { randomBytes } from "node:crypto";
-import { sql } from "kysely";
+import { sql, type UpdateObject } from "kysely";
 import type { Db } from "~db/client";
 import { isUniqueViolation } from "~db/client";
-import type { SiteDomainsTable } from "~db/schema";
+import type { Database, SiteDomainsTable } from "~db/schema";
 import { now } from "~/lib/clock.server";
 import type { Env } from "~/lib/env.server";
 import { conflict, forbidden, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
-import { purgeTags, writeAndPurge } from "~/modules/cache/purge.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
 import { cacheTags } from "~/modules/cache/tags";
 import { enqueueJob } from "~/modules/jobs/jobs.server";
 import { TIER_PLANS } from "~/modules/plans/tiers";
@@ -165,38 +165,50 @@ async function applyCheck(
   const nowMs = now().getTime();
   const checkedAt = at(nowMs);
   const diagnostics = [...result.diagnostics];
-  const mine = () =>
-    db.updateTable("site_domains").where("id", "=", row.id).where("workspace_id", "=", row.workspace_id);
   let claimedElsewhere = false;
   let changed = false;
 
+  /**
+   * Saves the check in one transaction. A flip (`event`: the domain starts or stops serving) changes which
+   * host shows the site and every canonical address (ADR 026): the whole workspace is purged at that commit,
+   * with its audit event, so no crash can leave a flip that other nodes never hear of (maintainer review F6).
+   */
+  const save = (set: UpdateObject<Database, "site_domains">, event: string | null, more?: (trx: Db) => Promise<void>) =>
+    writeAndPurge(db, async (trx, purge) => {
+      await trx
+        .updateTable("site_domains")
+        .where("id", "=", row.id)
+        .where("workspace_id", "=", row.workspace_id)
+        .set({ ...set, diagnostics: JSON.stringify(diagnostics), last_checked_at: checkedAt, updated_at: checkedAt })
+        .execute();
+      if (more) await more(trx);
+      if (event === null) return;
+      purge(cacheTags.workspace(row.workspace_id));
+      await recordWorkspaceEvent(trx, row.workspace_id, {
+        action: event,
+        actorUserId: null,
+        detail: { hostname: row.hostname },
+      });
+    });
+
   if (result.unreachable) {
-    await mine()
-      .set({
-        diagnostics: JSON.stringify(diagnostics),
-        last_checked_at: checkedAt,
-        next_check_at: at(nowMs + SCHEDULE.unreachable),
-        updated_at: checkedAt,
-      })
-      .execute();
+    await save({ next_check_at: at(nowMs + SCHEDULE.unreachable) }, null);
   } else if (result.ownership && result.pointing) {
     if (row.status === "pending") {
       try {
-        // One statement: it becomes primary if the workspace has no serving primary, and the unique index
-        // refuses it if another workspace holds the name (a failed statement in a transaction would abort it
-        // on Postgres, so there is none).
-        await mine()
-          .set({
+        // It becomes primary if the workspace has no serving primary. The unique index refuses it if another
+        // workspace holds the name: the statement fails, its whole transaction rolls back (on Postgres a failed
+        // statement aborts it), and the refusal is saved below in a transaction of its own.
+        await save(
+          {
             status: "verified",
             verified_at: checkedAt,
             failing_since: null,
             is_primary: sql<number>`case when exists (select 1 from site_domains o where o.workspace_id = ${row.workspace_id} and o.is_primary = 1 and o.status <> 'pending' and o.id <> ${row.id}) then 0 else 1 end`,
-            diagnostics: JSON.stringify(diagnostics),
-            last_checked_at: checkedAt,
             next_check_at: at(nowMs + SCHEDULE.verified),
-            updated_at: checkedAt,
-          })
-          .execute();
+          },
+          "domain.verified",
+        );
         changed = true;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -206,91 +218,44 @@ async function applyCheck(
           ok: false,
           message: `${row.hostname} is already connected to another workspace on this server. If the domain is yours now, remove it there; a domain whose records stop verifying is released after 72 hours.`,
         });
-        await mine()
-          .set({
-            diagnostics: JSON.stringify(diagnostics),
-            last_checked_at: checkedAt,
-            next_check_at: nextPendingCheck(row, nowMs),
-            updated_at: checkedAt,
-          })
-          .execute();
+        await save({ next_check_at: nextPendingCheck(row, nowMs) }, null);
       }
     } else {
       changed = row.status !== "verified";
-      await mine()
-        .set({
-          status: "verified",
-          failing_since: null,
-          diagnostics: JSON.stringify(diagnostics),
-          last_checked_at: checkedAt,
-          next_check_at: at(nowMs + SCHEDULE.verified),
-          updated_at: checkedAt,
-        })
-        .execute();
+      await save(
+        { status: "verified", failing_since: null, next_check_at: at(nowMs + SCHEDULE.verified) },
+        changed ? "domain.verified" : null,
+      );
     }
   } else if (row.status === "pending") {
-    await mine()
-      .set({
-        diagnostics: JSON.stringify(diagnostics),
-        last_checked_at: checkedAt,
-        next_check_at: nextPendingCheck(row, nowMs),
-        updated_at: checkedAt,
-      })
-      .execute();
+    await save({ next_check_at: nextPendingCheck(row, nowMs) }, null);
   } else {
     const since = row.failing_since ?? checkedAt;
     const lapsed = nowMs - Date.parse(since) >= SCHEDULE.failingGrace;
     changed = row.status !== "failing" || lapsed;
-    await writeAndPurge(db, async (trx, purge) => {
-      if (changed) purge(cacheTags.workspace(row.workspace_id));
-      await trx
-        .updateTable("site_domains")
-        .where("id", "=", row.id)
-        .where("workspace_id", "=", row.workspace_id)
-        .set(
-          lapsed
-            ? { status: "pending", is_primary: 0, failing_since: null, verified_at: null }
-            : { status: "failing", failing_since: since },
-        )
-        .set({
-          diagnostics: JSON.stringify(diagnostics),
-          last_checked_at: checkedAt,
-          next_check_at: at(nowMs + (lapsed ? SCHEDULE.pendingSlow : SCHEDULE.failing)),
-          updated_at: checkedAt,
-        })
-        .execute();
-      if (lapsed) {
-        await ensurePrimary(trx, row.workspace_id);
-        await recordWorkspaceEvent(trx, row.workspace_id, {
-          action: "domain.lapsed",
-          actorUserId: null,
-          detail: { hostname: row.hostname },
-        });
-      }
-    });
+    await save(
+      lapsed
+        ? {
+            status: "pending",
+            is_primary: 0,
+            failing_since: null,
+            verified_at: null,
+            next_check_at: at(nowMs + SCHEDULE.pendingSlow),
+          }
+        : { status: "failing", failing_since: since, next_check_at: at(nowMs + SCHEDULE.failing) },
+      changed ? (lapsed ? "domain.lapsed" : "domain.failing") : null,
+      lapsed ? (trx) => ensurePrimary(trx, row.workspace_id) : undefined,
+    );
   }
-  if (changed) {
-    services.invalidate();
-    // A domain that starts or stops serving changes which host shows the site, and every canonical address
-    // (ADR 026): the whole workspace. The flips to verified or failing are one statement each, purged after
-    // it; the lapse's transaction purged at its commit (once more here: a purge is idempotent).
-    await purgeTags(db, [cacheTags.workspace(row.workspace_id)]);
-  }
+  // This process's registry reloads at its next read. Called as soon as the commit (and its purge) returns,
+  // before any other request is handled (no I/O in between).
+  if (changed) services.invalidate();
   const saved = await db
     .selectFrom("site_domains")
     .selectAll()
     .where("id", "=", row.id)
     .where("workspace_id", "=", row.workspace_id)
     .executeTakeFirst();
-  // The lapse is recorded in its own transaction above; a flip to verified or failing is one statement, so
-  // its event follows it (a crash between the two loses the event, never the state).
-  if (changed && saved && saved.status !== "pending") {
-    await recordWorkspaceEvent(db, row.workspace_id, {
-      action: `domain.${saved.status}`,
-      actorUserId: null,
-      detail: { hostname: row.hostname },
-    });
-  }
   return { row: saved ?? row, claimedElsewhere };
 }
 

@@ -3,6 +3,7 @@ import { createApiRateLimit, type ApiRateLimit } from "./api-rate-limit.server";
 import { createContactThrottle, type ContactThrottle } from "./contact-throttle.server";
 import { createInviteThrottle, type InviteThrottle } from "./invite-throttle.server";
 import { createOgImageThrottle, type OgImageThrottle } from "./og-image-throttle.server";
+import { createRoutingTestThrottle, type RoutingTestThrottle } from "./routing-test-throttle.server";
 import { createSiteUnlockThrottle, type SiteUnlockThrottle } from "./site-unlock-throttle.server";
 import { createWebhookThrottle, type WebhookThrottle } from "./webhook-throttle.server";
 
@@ -18,6 +19,8 @@ declare module "~/lib/context" {
     siteUnlockThrottle: SiteUnlockThrottle;
     /** New share images (renders, not cached images) per client address. */
     ogImageThrottle: OgImageThrottle;
+    /** Calls of the public /api/routing-test per client address. */
+    routingTestThrottle: RoutingTestThrottle;
     /** Events per workspace and family of /api/webhooks/*, before any secret is loaded. */
     webhookThrottle: WebhookThrottle;
   }
@@ -31,6 +34,7 @@ export const rateLimitModule = defineModule({
     contactThrottle: createContactThrottle(database, env.CONTACT_MESSAGES_PER_ADDRESS_PER_HOUR),
     siteUnlockThrottle: createSiteUnlockThrottle(database),
     ogImageThrottle: createOgImageThrottle(database, env.OG_RENDERS_PER_ADDRESS_PER_MINUTE),
+    routingTestThrottle: createRoutingTestThrottle(database, env.ROUTING_TESTS_PER_ADDRESS_PER_MINUTE),
     webhookThrottle: createWebhookThrottle(database, env.WEBHOOKS_PER_WORKSPACE_PER_MINUTE),
   }),
 });

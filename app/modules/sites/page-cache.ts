@@ -10,7 +10,7 @@ import {
   joinTags,
   publicCacheHeaders,
 } from "~/modules/cache/headers";
-import { cacheTags } from "~/modules/cache/tags";
+import { cacheTags, type TagKind } from "~/modules/cache/tags";
 
 /**
  * What every page of a site shows, whichever page it is: the workspace itself (its name, suspension, address),
@@ -27,6 +27,53 @@ export function siteFrameTags(workspaceId: string): string[] {
     cacheTags.media(workspaceId),
   ];
 }
+
+/**
+ * A page's own tags, merged with its layout's frame: the page (when one answers); on the home address also the
+ * list of pages, as which page is home (or the welcome, while none is published) changes with it.
+ */
+export function pageOwnTags(workspaceId: string, pageId: string | null, homeAddress: boolean): string[] {
+  return [
+    ...(pageId ? [cacheTags.page(workspaceId, pageId)] : []),
+    ...(homeAddress ? [cacheTags.pages(workspaceId)] : []),
+  ];
+}
+
+/** What each of a site's technical files shows besides its settings and domains (`technicalFileTags`). */
+export const TECHNICAL_FILE_KINDS = {
+  robots: [],
+  sitemap: ["pages"],
+  llms: ["pages"],
+} as const satisfies Record<string, readonly TagKind[]>;
+
+/**
+ * A technical file's tags (robots.txt, sitemap.xml, llms.txt): no frame, only the workspace, its settings
+ * (discovery, visibility) and domains (the addresses it names), and the `kinds` the file shows besides.
+ */
+export function technicalFileTags(workspaceId: string, kinds: readonly TagKind[] = []): string[] {
+  return [
+    cacheTags.workspace(workspaceId),
+    cacheTags.settings(workspaceId),
+    cacheTags.domains(workspaceId),
+    ...kinds.map((kind) => cacheTags.of(workspaceId, kind)),
+  ];
+}
+
+/** The IndexNow key file's tags: a replaced key (`settings`) purges it. */
+export const indexNowKeyTags = (workspaceId: string) => [
+  cacheTags.workspace(workspaceId),
+  cacheTags.settings(workspaceId),
+];
+
+/** theme.css's tags (as `$site.theme[.]css.ts` declares them): the site's look. */
+export const themeTags = (workspaceId: string) => [cacheTags.workspace(workspaceId), cacheTags.branding(workspaceId)];
+
+/** A share image's tags (as `$site.og-image.ts` declares them): the look, the name and the logo it draws. */
+export const ogImageTags = (workspaceId: string) => [
+  cacheTags.workspace(workspaceId),
+  cacheTags.branding(workspaceId),
+  cacheTags.media(workspaceId),
+];
 
 /** Never kept by a shared cache: what an answer says when it may not be cached. */
 export const NOT_CACHEABLE = { "Cache-Control": "no-store" } as const;

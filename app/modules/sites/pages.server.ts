@@ -642,6 +642,51 @@ export async function publishedPage(
   };
 }
 
+/**
+ * The page at `slug` (or the home page) as the public may know it: its id and whether it is published, and
+ * the title of its published copy only, never the draft's (the stale-page diagnosis, ADR 026: a draft's title
+ * is not the public's, nor anything a cached page could show).
+ */
+export async function pageAtAddress(
+  db: Db,
+  workspaceId: string,
+  where: { slug: string } | { home: true },
+): Promise<{ id: string; slug: string; isHome: boolean; status: PageStatus; publishedTitle: string | null } | null> {
+  let query = db
+    .selectFrom("site_pages")
+    .select(["id", "slug", "is_home", "published"])
+    .where("workspace_id", "=", workspaceId);
+  query = "home" in where ? query.where("is_home", "=", 1) : query.where("slug", "=", where.slug);
+  const row = await query.executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    slug: row.slug,
+    isHome: row.is_home === 1,
+    status: row.published === null ? "draft" : "published",
+    publishedTitle: row.published === null ? null : parse(row.published).title,
+  };
+}
+
+/** The published titles of the pages `ids` of `workspaceId` (drafts and unknown ids left out). */
+export async function publishedTitles(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const titles = new Map<string, string>();
+  if (ids.length === 0) return titles;
+  const rows = await db
+    .selectFrom("site_pages")
+    .select(["id", "published"])
+    .where("workspace_id", "=", workspaceId)
+    .where("id", "in", [...ids])
+    .where("published", "is not", null)
+    .execute();
+  for (const row of rows) if (row.published) titles.set(row.id, parse(row.published).title);
+  return titles;
+}
+
 export function publicImage(base: LinkBase, item: MediaItem, width = 960): PublicImage {
   return {
     src: mediaSrc(base, item, width),

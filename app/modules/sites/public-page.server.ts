@@ -13,7 +13,7 @@ import { linkBase } from "./address.server";
 import type { PageContent, PublicImage, PublicImages } from "./blocks";
 import { imagesOf, pageSitePath, publishedPage } from "./pages.server";
 import { publicAddressOf } from "./public-address.server";
-import { cacheTags } from "~/modules/cache/tags";
+import { pageOwnTags } from "./page-cache";
 import { publicCacheHeaders } from "~/modules/cache/headers";
 
 export interface PublicPageData {
@@ -167,10 +167,7 @@ export async function loadPublicPage(
   };
   // Its own tags, merged with the layout's by the route (ADR 026): the page; on the home address also the
   // list of pages, as which page is home (or the welcome, while none is published) changes with it.
-  const tags = [
-    ...(found ? [cacheTags.page(workspace.id, found.id)] : []),
-    ...(pageSlug === null ? [cacheTags.pages(workspace.id)] : []),
-  ];
+  const tags = pageOwnTags(workspace.id, found?.id ?? null, pageSlug === null);
   return data(body, {
     // Also without PUBLIC_URL: the request's own origin, which the answer then names, is part of the cache's key.
     headers: publicCacheHeaders({ tags }),
