@@ -138,6 +138,12 @@ export interface FrontDeps {
   logger: Logger;
   /** An answer growing past this is not stored: it stops being held and streams on as usual. */
   maxEntryBytes: number;
+  /**
+   * Whether the request's host (Host, or the trusted forwarded one) is still served, by what is in memory: a
+   * custom domain removed (or not known to be current since a purge, on another node too) is not answered
+   * from the store but handed to Express, which waits for the domains registry and answers 421 or the new map.
+   */
+  stillServes?(host: string): boolean;
 }
 
 /**
@@ -378,7 +384,13 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     }
 
     const found = store.lookup(scheme, host, path, q === -1 ? "" : url.slice(q));
-    if (found.kind === "hit") return serve(req, res, found.entry, "hit", randomUUID(), started);
+    if (found.kind === "hit") {
+      if (!deps.stillServes || deps.stillServes(host))
+        return serve(req, res, found.entry, "hit", randomUUID(), started);
+      // Not stored again: a render for a host the registry may be reloading is judged by Express alone.
+      mark(res, "bypass");
+      return inner(req, res);
+    }
     if (found.kind === "bypass") {
       mark(res, "bypass");
       return inner(req, res);
@@ -393,7 +405,7 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     if (flight) {
       void flight.then(() => {
         const entry = store.peek(found.key);
-        if (entry) {
+        if (entry && (!deps.stillServes || deps.stillServes(host))) {
           entry.hits += 1;
           return serve(req, res, entry, "hit", randomUUID(), started);
         }
