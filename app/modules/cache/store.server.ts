@@ -39,6 +39,12 @@ export interface StoreOptions {
   maxEntryBytes: number;
   ttlSeconds: number;
   now?: () => number;
+  /**
+   * How many purged tags the generation check remembers while renders are in flight (default 10,000). On a
+   * busy node renders overlap without end, so the set is never emptied by "no render in flight": past this
+   * bound it is dropped and every render begun before that point is refused instead (review of issue 15).
+   */
+  maxPurgedTags?: number;
 }
 
 /** `scheme://host/path`: the part of the key every variant of one URL shares. */
@@ -110,6 +116,9 @@ export function createPageStore(options: StoreOptions) {
   let clearedAt = 0;
   /** The generation of each tag's latest purge, kept only while a render that started before it may finish. */
   const purgedAt = new Map<string, number>();
+  const maxPurgedTags = options.maxPurgedTags ?? 10_000;
+  /** Renders begun before this generation are not stored: `purgedAt` was dropped when it grew past its bound. */
+  let forgottenAt = 0;
   let rendersInFlight = 0;
   /** While false (the purge bus is not listening), nothing is stored: a purge might be missed. */
   let accepting = true;
@@ -185,7 +194,7 @@ export function createPageStore(options: StoreOptions) {
       answer: Omit<StoredAnswer, "renderedAt" | "expiresAt"> & { until?: number },
       startedAt: number,
     ): CacheEntry | null {
-      if (!accepting || clearedAt > startedAt) return null;
+      if (!accepting || clearedAt > startedAt || forgottenAt > startedAt) return null;
       if (answer.identity.length > options.maxEntryBytes) return null;
       for (const tag of answer.tags) {
         for (const name of tagAncestry(tag)) if ((purgedAt.get(name) ?? -1) > startedAt) return null;
@@ -235,8 +244,12 @@ export function createPageStore(options: StoreOptions) {
     purge(tags: readonly string[]): number {
       generation += 1;
       let removed = 0;
+      if (rendersInFlight > 0 && purgedAt.size + tags.length > maxPurgedTags) {
+        purgedAt.clear();
+        forgottenAt = generation;
+      }
       for (const tag of tags) {
-        if (rendersInFlight > 0) purgedAt.set(tag, generation);
+        if (rendersInFlight > 0 && forgottenAt !== generation) purgedAt.set(tag, generation);
         const keys = byTag.get(tag);
         if (!keys) continue;
         for (const key of [...keys]) {
@@ -267,6 +280,8 @@ export function createPageStore(options: StoreOptions) {
     stats() {
       return { entries: entries.size, bytes, hits, misses };
     },
+    /** How many purged tags the generation check holds (bounded by `maxPurgedTags`). */
+    purgedTagsHeld: () => purgedAt.size,
   };
 }
 
