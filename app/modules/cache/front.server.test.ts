@@ -307,4 +307,42 @@ describe("page cache front", () => {
     await get(production.base, "/acme/", { "x-forwarded-proto": "http", "x-forwarded-host": "acme.example" });
     expect(production.renders()).toBe(3);
   });
+
+  it("gives Express the one X-Forwarded-Host value it keys on when a trusted proxy sends several", async () => {
+    const seen: Array<string | string[] | undefined> = [];
+    const { base, store } = await harness(
+      (req, res) => {
+        seen.push(req.headers["x-forwarded-host"]);
+        cacheable()(req, res);
+      },
+      { trusted: true },
+    );
+    const port = new URL(base).port;
+    await get(base, "/acme/", { "x-forwarded-host": "localhost, x:6666" });
+    // Remix's adapter would have taken port 6666 from the whole header; it now sees what the key says.
+    expect(seen).toEqual(["localhost"]);
+    expect(store.peek(`http://localhost:${port}/acme/`)).toBeDefined();
+  });
+
+  it("keeps single flight when the first client leaves: the waiters are served the render it stored", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { base, renders } = await harness(async (req, res) => {
+      await gate;
+      cacheable()(req, res);
+    });
+    // The first client sends its request and hangs up at once, while the render is still waiting.
+    const leaving = request(`${base}/acme/slow`);
+    leaving.on("error", () => {});
+    leaving.end();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    leaving.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const pending = Array.from({ length: 5 }, () => get(base, "/acme/slow"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    const replies = await Promise.all(pending);
+    expect(renders()).toBe(1);
+    for (const reply of replies) expect(reply.status).toBe(200);
+  });
 });
