@@ -3,7 +3,7 @@
 // immutable; any other (no `v`, or an outdated one) is revalidated every time, so it is never stale.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
-import { publicCacheHeaders } from "~/modules/cache/headers";
+import { IMMUTABLE_CACHE_CONTROL, publicCacheHeaders } from "~/modules/cache/headers";
 import { cacheTags } from "~/modules/cache/tags";
 import { resolveSitePage } from "~/modules/access/site.server";
 import { brandingOf } from "~/modules/sites/branding.server";
@@ -31,7 +31,7 @@ export const loader = page("public", async ({ request, params, context }: Loader
       tags: [cacheTags.workspace(site.workspace.id), cacheTags.branding(site.workspace.id)],
       varyQuery: ["v"],
     }),
-    ...(current ? { "Cache-Control": "public, max-age=31536000, immutable" } : {}),
+    ...(current ? { "Cache-Control": IMMUTABLE_CACHE_CONTROL } : {}),
     ETag: etag,
   };
   if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });

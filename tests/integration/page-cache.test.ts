@@ -13,6 +13,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqlitePath } from "../../db/client";
 import { verifyWebhook } from "../../app/modules/webhooks/standard-webhooks.server";
+import { IMMUTABLE_CACHE_CONTROL } from "../../app/modules/cache/headers";
 import { createWorkspace, signUp, type Client } from "../helpers/client";
 import { freshDatabase, type TestDatabase } from "../helpers/database";
 import { startServer, type TestServer } from "../helpers/server";
@@ -111,6 +112,36 @@ describe("page cache", () => {
     expect(server.atrium.runtime.services.pageCache.inspect(host, path)).toBeNull();
     const renders = stats(server).renders;
     await fetch(`${server.url}${path}`);
+    expect(stats(server).renders).toBe(renders + 1);
+  });
+
+  it("keeps theme.css and og-image at their current ?v= (immutable, tagged), and no og-image of a free-text title", async () => {
+    const slug = path.split("/")[1]!;
+    const html = await (await fetch(`${server.url}/${slug}`)).text();
+    const theme = /<link rel="stylesheet" href="(\/[^"]+\/theme\.css\?v=[^"]+)"/.exec(html)?.[1];
+    expect(theme, "the page links its theme").toBeDefined();
+    const ogImage = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, "&");
+    expect(ogImage, "the page names its share image").toBeDefined();
+    const version = new URL(ogImage!).searchParams.get("v");
+    for (const current of [theme!, `/${slug}/og-image?v=${version}`]) {
+      const first = await fetch(`${server.url}${current}`);
+      expect(first.status, current).toBe(200);
+      expect(first.headers.get("cache-control")).toBe(IMMUTABLE_CACHE_CONTROL);
+      expect(first.headers.get("cache-tag")).toContain(tag);
+      await first.arrayBuffer();
+      const renders = stats(server).renders;
+      const second = await fetch(`${server.url}${current}`);
+      expect(second.status).toBe(200);
+      expect(second.headers.has("age"), current).toBe(true);
+      expect(stats(server).renders).toBe(renders);
+    }
+    // Any text as a title: each would be a new entry evicting real pages, so none is stored here.
+    const titled = `/${slug}/og-image?title=${Math.random().toString(36).slice(2)}&v=${version}`;
+    const host = new URL(server.url).host;
+    expect((await fetch(`${server.url}${titled}`)).status).toBe(200);
+    expect(server.atrium.runtime.services.pageCache.inspect(host, titled)).toBeNull();
+    const renders = stats(server).renders;
+    expect((await fetch(`${server.url}${titled}`)).headers.has("age")).toBe(false);
     expect(stats(server).renders).toBe(renders + 1);
   });
 
