@@ -11,7 +11,9 @@ import type { AddressInfo } from "node:net";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqlitePath } from "../../db/client";
+import { openDatabase, sqlitePath } from "../../db/client";
+import { registerAnnouncingPurger } from "../../app/modules/cache/module.server";
+import { purgeTags } from "../../app/modules/cache/purge.server";
 import { verifyWebhook } from "../../app/modules/webhooks/standard-webhooks.server";
 import { IMMUTABLE_CACHE_CONTROL } from "../../app/modules/cache/headers";
 import { createWorkspace, signUp, type Client } from "../helpers/client";
@@ -311,6 +313,23 @@ describe("the outbound purge hook", () => {
     expect(verifyWebhook(wrongSecret, headers, delivery!.body, Math.floor(Date.now() / 1000))).toBe(false);
     const body = JSON.parse(delivery!.body) as { type: string; tags: string[]; at: string };
     expect(body).toMatchObject({ type: "cache.purged", tags: ["ws:a:page:1", "ws:a:pages"] });
+    expect(received).toHaveLength(1);
+  });
+
+  it("POSTs a purge made by another process that serves no page (the CLI's announcing purger), once", async () => {
+    received.length = 0;
+    const cli = openDatabase(server.database.url, { poolSize: 2 });
+    try {
+      registerAnnouncingPurger(cli, server.database.url);
+      await purgeTags(cli.db, ["ws:cli:settings", "ws:cli"]);
+    } finally {
+      await cli.close();
+    }
+    await until(() => received.length > 0, "the purge hook's delivery of the CLI's purge");
+    const [delivery] = received;
+    const headers = delivery!.headers as Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string>;
+    expect(verifyWebhook(HOOK_SECRET, headers, delivery!.body, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(JSON.parse(delivery!.body)).toMatchObject({ type: "cache.purged", tags: ["ws:cli", "ws:cli:settings"] });
     expect(received).toHaveLength(1);
   });
 });

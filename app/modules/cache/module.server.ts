@@ -13,7 +13,7 @@ import { defineModule } from "~/lib/module";
 import type { AppServices } from "~/lib/context";
 import { configuredHosts, hostnameOf, isLoopback } from "~/modules/hosts/hosts.server";
 import { createFront, unshared, type FrontOptions } from "./front.server";
-import { createPurgeHook, PURGE_HOOK_JOB, purgeHookHandler } from "./hook.server";
+import { enqueuePurgeHook, PURGE_HOOK_JOB, purgeHookHandler } from "./hook.server";
 import { purgeTags, registerPurger } from "./purge.server";
 import { createPageStore, type PageStore } from "./store.server";
 
@@ -170,7 +170,15 @@ function hostCheck(services: Pick<AppServices, "env">): (host: string) => boolea
  */
 export function registerAnnouncingPurger(handle: DatabaseHandle, databaseUrl: string): void {
   const bus = openPurgeBus(handle, { url: databaseUrl, origin: randomUUID() });
-  registerPurger(handle.db, { announce: (trx, tags) => bus.announce(trx, tags), purged: () => {} });
+  registerPurger(handle.db, {
+    announce: async (trx, tags) => {
+      await bus.announce(trx, tags);
+      // The CDN's purge too, whatever this process's environment says: the servers' runners deliver it when
+      // their PAGE_CACHE_PURGE_HOOK_URL is set, and drop it when not.
+      await enqueuePurgeHook(trx, tags);
+    },
+    purged: () => {},
+  });
 }
 
 /** Each running app's store and bus, by its services object (the same one `start` and `stop` receive). */
@@ -198,14 +206,14 @@ export const cacheModule = defineModule({
       { maxBytes: env.PAGE_CACHE_MAX_BYTES, maxEntryBytes: env.PAGE_CACHE_MAX_ENTRY_BYTES },
       hostCheck(services),
     );
-    // The jobs module comes later in the manifest: the hook reaches its runner through `services` when it fires.
-    const hook = createPurgeHook(services);
+    const hook = Boolean(env.PAGE_CACHE_PURGE_HOOK_URL);
     registerPurger(db, {
-      announce: (trx, tags) => bus.announce(trx, tags),
-      purged: (tags) => {
-        pageCache.purge(tags);
-        hook?.add(tags);
+      // The CDN's purge is queued in the same transaction as the write (./hook.server.ts).
+      announce: async (trx, tags) => {
+        await bus.announce(trx, tags);
+        if (hook) await enqueuePurgeHook(trx, tags);
       },
+      purged: (tags) => pageCache.purge(tags),
     });
     return { pageCache };
   },
