@@ -10,7 +10,14 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import type { Logger } from "pino";
 import { cookiesBypass } from "./cookies";
 import { CACHE_TAG_HEADER, CACHE_UNTIL_HEADER, CACHE_VARY_QUERY_HEADER } from "./headers";
-import { compressedCopies, strongEtag, type CacheEntry, type PageStore, type StoredAnswer } from "./store.server";
+import {
+  compressCopies,
+  compressible,
+  strongEtag,
+  type CacheEntry,
+  type PageStore,
+  type StoredAnswer,
+} from "./store.server";
 
 export type CacheVerdict = "hit" | "miss" | "bypass";
 
@@ -329,8 +336,14 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       res.writeHead = original.writeHead;
       res.write = original.write;
       res.end = original.end;
-      const { requestId: renderedId, ...answer } = answerOf(res, Buffer.concat(capture));
+      const { requestId: renderedId, compress, ...answer } = answerOf(res, Buffer.concat(capture));
       const stored = store.put(key, answer, generation);
+      if (stored && compress) {
+        void compressCopies(stored.identity).then(
+          (copies) => store.attachCompressed(stored, copies),
+          (error: unknown) => logger.warn({ err: error }, "page cache: could not compress a stored answer"),
+        );
+      }
       // The answer is sent from the stored copy; `Connection: close` (a draining shutdown) is this answer's own.
       for (const name of res.getHeaderNames()) if (name !== "connection") res.removeHeader(name);
       // The miss keeps the id its request log line (written by Express's logger) carries.
@@ -360,7 +373,9 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       status: res.statusCode,
       headers,
       identity,
-      ...compressedCopies(identity, contentType === undefined ? undefined : String(contentType)),
+      gzip: null,
+      br: null,
+      compress: compressible(identity, contentType === undefined ? undefined : String(contentType)),
       // A route's own strong validator (og-image's) stays what its clients know; else one over the bytes.
       etag: routeEtag(res.getHeader("etag")) ?? strongEtag(identity),
       tags: list(res.getHeader(CACHE_TAG_HEADER)),

@@ -6,7 +6,8 @@
  * `ws:A` (suspending a workspace purges everything of it, whatever its answers declared).
  */
 import { createHash } from "node:crypto";
-import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 
 /** Query parameters no page reads (campaign tracking): ignored by the key, never a reason to bypass. */
 const MARKETING_PARAM = /^(utm_[a-z0-9_]*|fbclid|gclid|msclkid)$/i;
@@ -47,9 +48,25 @@ export interface StoreOptions {
   maxPurgedTags?: number;
 }
 
+/**
+ * The path as the router sees it, so that spellings of one page are one key (review of issue 15): percent-encoded
+ * unreserved characters decoded (`/%61bout` is `/about`), other escapes in upper case, and no trailing slash
+ * (`/about/` is `/about`: Remix answers both with the same route). Anything else (`%2F`, `//`) stays distinct.
+ */
+export function keyPath(path: string): string {
+  let out = path.includes("%")
+    ? path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+        const char = String.fromCharCode(parseInt(hex, 16));
+        return /[A-Za-z0-9\-._~]/.test(char) ? char : escape.toUpperCase();
+      })
+    : path;
+  while (out.length > 1 && out.endsWith("/")) out = out.slice(0, -1);
+  return out;
+}
+
 /** `scheme://host/path`: the part of the key every variant of one URL shares. */
 export function baseKey(scheme: string, host: string, path: string): string {
-  return `${scheme}://${host.toLowerCase()}${path}`;
+  return `${scheme}://${host.toLowerCase()}${keyPath(path)}`;
 }
 
 /**
@@ -80,19 +97,30 @@ export function strongEtag(body: Buffer): string {
   return `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
 }
 
-/** Compressed copies are made once, at store time; a copy no smaller than the original is not kept. */
-export function compressedCopies(identity: Buffer, contentType: string | undefined) {
-  if (
-    identity.length < 256 ||
-    !/^(text\/|application\/(json|xml|javascript|.*\+xml|.*\+json)|image\/svg)/i.test(contentType ?? "")
-  ) {
-    return { gzip: null, br: null };
-  }
-  const gzip = gzipSync(identity, { level: 6 });
-  const br = brotliCompressSync(identity, {
-    params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length },
-  });
-  return { gzip: gzip.length < identity.length ? gzip : null, br: br.length < identity.length ? br : null };
+/** Whether an answer is worth compressed copies: text-like and not tiny. */
+export function compressible(identity: Buffer, contentType: string | undefined): boolean {
+  return (
+    identity.length >= 256 &&
+    /^(text\/|application\/(json|xml|javascript|.*\+xml|.*\+json)|image\/svg)/i.test(contentType ?? "")
+  );
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/**
+ * The compressed copies of a stored answer, made once per entry in zlib's thread pool, off the event loop (a
+ * stream of new keys must not each cost a synchronous compression); until they are attached the entry is sent
+ * as is. A copy no smaller than the original is not kept.
+ */
+export async function compressCopies(identity: Buffer): Promise<{ gzip: Buffer | null; br: Buffer | null }> {
+  const [gz, br] = await Promise.all([
+    gzipAsync(identity, { level: 6 }),
+    brotliAsync(identity, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length },
+    }),
+  ]);
+  return { gzip: gz.length < identity.length ? gz : null, br: br.length < identity.length ? br : null };
 }
 
 export type LookupResult =
@@ -238,6 +266,23 @@ export function createPageStore(options: StoreOptions) {
         }
       }
       return entry;
+    },
+
+    /** Attaches an entry's compressed copies (`compressCopies`), if it is still stored, within the byte bound. */
+    attachCompressed(entry: CacheEntry, copies: { gzip: Buffer | null; br: Buffer | null }): void {
+      if (entries.get(entry.key) !== entry) return;
+      const added = (copies.gzip?.length ?? 0) + (copies.br?.length ?? 0);
+      if (bytes + added > options.maxBytes) {
+        for (const key of [...entries.keys()]) {
+          if (bytes + added <= options.maxBytes) break;
+          if (key !== entry.key) remove(key);
+        }
+        if (bytes + added > options.maxBytes) return;
+      }
+      entry.gzip = copies.gzip;
+      entry.br = copies.br;
+      entry.bytes += added;
+      bytes += added;
     },
 
     /** Removes every entry carrying one of these tags (or a descendant of one); returns how many. */
