@@ -198,6 +198,25 @@ describe("page cache without PUBLIC_URL", () => {
     expect(bypass.headers.get("age")).toBeNull();
     expect(bypass.headers.get("cache-control")).toBe("private, no-cache");
   });
+
+  it("behind a trusted proxy, renders and stores the origin of the first X-Forwarded-Host value only", async () => {
+    const proxied = await startServer({ TRUST_PROXY: "loopback" });
+    try {
+      const { client } = await signUp(proxied.url);
+      const slug = `xfh${Math.random().toString(36).slice(2, 8)}`;
+      await createWorkspace(client, "Forwarded Co", slug);
+      await until(() => stats(proxied).listening, "the purge bus to listen");
+      // A proxy that appends to the client's header: Remix's adapter took the port from the whole value.
+      const poisoned = await fetch(`${proxied.url}/${slug}`, { headers: { "x-forwarded-host": "localhost, x:6666" } });
+      expect(poisoned.status).toBe(200);
+      expect(await poisoned.text()).not.toContain(":6666");
+      const next = await fetch(`${proxied.url}/${slug}`, { headers: { "x-forwarded-host": "localhost" } });
+      expect(next.headers.get("age"), "the same key as the first request").not.toBeNull();
+      expect(await next.text()).not.toContain(":6666");
+    } finally {
+      await proxied.close();
+    }
+  });
 });
 
 describe("page cache memory", () => {
