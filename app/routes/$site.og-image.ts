@@ -7,8 +7,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { DomainError } from "~/lib/errors";
 import { failureCategory } from "~/lib/http.server";
 import { page } from "~/lib/routes.server";
-import { publicCacheHeaders } from "~/modules/cache/headers";
-import { cacheTags } from "~/modules/cache/tags";
+import { IMMUTABLE_CACHE_CONTROL, publicCacheHeaders } from "~/modules/cache/headers";
+import { ogImageTags } from "~/modules/sites/page-cache";
 import { publicSiteOf } from "~/modules/discovery/technical.server";
 import { OgImageBusy, ogImageOf } from "~/modules/og-image/og-image.server";
 
@@ -18,12 +18,14 @@ export const loader = page("public", async ({ request, params, context }: Loader
   const image = await ogImageOf(context.services, workspace, query.get("title"));
   const headers = {
     "Content-Type": "image/png",
-    // Tagged for the page cache (ADR 026): the site's name, brand and logo; one entry per title and `v`.
+    // Tagged for the page cache (ADR 026): the site's name, brand and logo; one entry per `v`. `title` is free
+    // text anyone can vary: not declared, so a request with one is not stored by the page cache (each would be
+    // a new entry evicting real pages) and is left to og-image's own bounded cache and its per-address throttle.
     ...publicCacheHeaders({
-      tags: [cacheTags.workspace(workspace.id), cacheTags.branding(workspace.id), cacheTags.media(workspace.id)],
-      varyQuery: ["title", "v"],
+      tags: ogImageTags(workspace.id),
+      varyQuery: ["v"],
     }),
-    ...(query.get("v") === image.version ? { "Cache-Control": "public, max-age=31536000, immutable" } : {}),
+    ...(query.get("v") === image.version ? { "Cache-Control": IMMUTABLE_CACHE_CONTROL } : {}),
     ETag: image.etag,
     // Social networks' crawlers fetch it from their own origins.
     "Cross-Origin-Resource-Policy": "cross-origin",

@@ -3,8 +3,8 @@
 // immutable; any other (no `v`, or an outdated one) is revalidated every time, so it is never stale.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
-import { publicCacheHeaders } from "~/modules/cache/headers";
-import { cacheTags } from "~/modules/cache/tags";
+import { IMMUTABLE_CACHE_CONTROL, publicCacheHeaders } from "~/modules/cache/headers";
+import { themeTags } from "~/modules/sites/page-cache";
 import { resolveSitePage } from "~/modules/access/site.server";
 import { brandingOf } from "~/modules/sites/branding.server";
 import { themeCss, themeHash } from "~/modules/sites/theme.server";
@@ -28,10 +28,10 @@ export const loader = page("public", async ({ request, params, context }: Loader
   const headers = {
     "Content-Type": "text/css; charset=utf-8",
     ...publicCacheHeaders({
-      tags: [cacheTags.workspace(site.workspace.id), cacheTags.branding(site.workspace.id)],
+      tags: themeTags(site.workspace.id),
       varyQuery: ["v"],
     }),
-    ...(current ? { "Cache-Control": "public, max-age=31536000, immutable" } : {}),
+    ...(current ? { "Cache-Control": IMMUTABLE_CACHE_CONTROL } : {}),
     ETag: etag,
   };
   if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, createWorkspace, signUp } from "../helpers/client";
 import { upload } from "../helpers/files";
 import { startServer, type TestServer } from "../helpers/server";
-import { PUBLIC_CACHE_CONTROL } from "~/modules/cache/headers";
+import { IMMUTABLE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from "~/modules/cache/headers";
 
 let server: TestServer;
 let filesDir: string;
@@ -115,7 +115,7 @@ describe("/{site}/og-image", () => {
 
     const path = url.slice(PUBLIC_URL.length);
     const current = await image(path);
-    expect(current.res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(current.res.headers.get("cache-control")).toBe(IMMUTABLE_CACHE_CONTROL);
     expect(pngSize(current.bytes)).toEqual({ width: 1200, height: 630 });
 
     // A logo and a new brand colour: a new `v`, and the old address is no longer cached for long.
@@ -143,7 +143,7 @@ describe("/{site}/og-image", () => {
     const newUrl = metaContent(after, "property", "og:image")!;
     expect(newUrl).not.toBe(url);
     const branded = await image(newUrl.slice(PUBLIC_URL.length));
-    expect(branded.res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(branded.res.headers.get("cache-control")).toBe(IMMUTABLE_CACHE_CONTROL);
     expect(branded.bytes.equals(current.bytes)).toBe(false);
     expect(branded.res.headers.get("etag")).not.toBe(current.res.headers.get("etag"));
     const stale = await image(path);

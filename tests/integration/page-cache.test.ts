@@ -11,8 +11,11 @@ import type { AddressInfo } from "node:net";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqlitePath } from "../../db/client";
+import { openDatabase, sqlitePath } from "../../db/client";
+import { registerAnnouncingPurger } from "../../app/modules/cache/module.server";
+import { purgeTags } from "../../app/modules/cache/purge.server";
 import { verifyWebhook } from "../../app/modules/webhooks/standard-webhooks.server";
+import { IMMUTABLE_CACHE_CONTROL } from "../../app/modules/cache/headers";
 import { createWorkspace, signUp, type Client } from "../helpers/client";
 import { freshDatabase, type TestDatabase } from "../helpers/database";
 import { startServer, type TestServer } from "../helpers/server";
@@ -114,6 +117,36 @@ describe("page cache", () => {
     expect(stats(server).renders).toBe(renders + 1);
   });
 
+  it("keeps theme.css and og-image at their current ?v= (immutable, tagged), and no og-image of a free-text title", async () => {
+    const slug = path.split("/")[1]!;
+    const html = await (await fetch(`${server.url}/${slug}`)).text();
+    const theme = /<link rel="stylesheet" href="(\/[^"]+\/theme\.css\?v=[^"]+)"/.exec(html)?.[1];
+    expect(theme, "the page links its theme").toBeDefined();
+    const ogImage = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, "&");
+    expect(ogImage, "the page names its share image").toBeDefined();
+    const version = new URL(ogImage!).searchParams.get("v");
+    for (const current of [theme!, `/${slug}/og-image?v=${version}`]) {
+      const first = await fetch(`${server.url}${current}`);
+      expect(first.status, current).toBe(200);
+      expect(first.headers.get("cache-control")).toBe(IMMUTABLE_CACHE_CONTROL);
+      expect(first.headers.get("cache-tag")).toContain(tag);
+      await first.arrayBuffer();
+      const renders = stats(server).renders;
+      const second = await fetch(`${server.url}${current}`);
+      expect(second.status).toBe(200);
+      expect(second.headers.has("age"), current).toBe(true);
+      expect(stats(server).renders).toBe(renders);
+    }
+    // Any text as a title: each would be a new entry evicting real pages, so none is stored here.
+    const titled = `/${slug}/og-image?title=${Math.random().toString(36).slice(2)}&v=${version}`;
+    const host = new URL(server.url).host;
+    expect((await fetch(`${server.url}${titled}`)).status).toBe(200);
+    expect(server.atrium.runtime.services.pageCache.inspect(host, titled)).toBeNull();
+    const renders = stats(server).renders;
+    expect((await fetch(`${server.url}${titled}`)).headers.has("age")).toBe(false);
+    expect(stats(server).renders).toBe(renders + 1);
+  });
+
   it("leaves Express's compression to the answers it does not store", async () => {
     const res = await fetch(`${server.url}/login`, { headers: { "accept-encoding": "gzip" } });
     expect(res.status).toBe(200);
@@ -164,6 +197,25 @@ describe("page cache without PUBLIC_URL", () => {
     const bypass = await operator.get(path);
     expect(bypass.headers.get("age")).toBeNull();
     expect(bypass.headers.get("cache-control")).toBe("private, no-cache");
+  });
+
+  it("behind a trusted proxy, renders and stores the origin of the first X-Forwarded-Host value only", async () => {
+    const proxied = await startServer({ TRUST_PROXY: "loopback" });
+    try {
+      const { client } = await signUp(proxied.url);
+      const slug = `xfh${Math.random().toString(36).slice(2, 8)}`;
+      await createWorkspace(client, "Forwarded Co", slug);
+      await until(() => stats(proxied).listening, "the purge bus to listen");
+      // A proxy that appends to the client's header: Remix's adapter took the port from the whole value.
+      const poisoned = await fetch(`${proxied.url}/${slug}`, { headers: { "x-forwarded-host": "localhost, x:6666" } });
+      expect(poisoned.status).toBe(200);
+      expect(await poisoned.text()).not.toContain(":6666");
+      const next = await fetch(`${proxied.url}/${slug}`, { headers: { "x-forwarded-host": "localhost" } });
+      expect(next.headers.get("age"), "the same key as the first request").not.toBeNull();
+      expect(await next.text()).not.toContain(":6666");
+    } finally {
+      await proxied.close();
+    }
   });
 });
 
@@ -280,6 +332,23 @@ describe("the outbound purge hook", () => {
     expect(verifyWebhook(wrongSecret, headers, delivery!.body, Math.floor(Date.now() / 1000))).toBe(false);
     const body = JSON.parse(delivery!.body) as { type: string; tags: string[]; at: string };
     expect(body).toMatchObject({ type: "cache.purged", tags: ["ws:a:page:1", "ws:a:pages"] });
+    expect(received).toHaveLength(1);
+  });
+
+  it("POSTs a purge made by another process that serves no page (the CLI's announcing purger), once", async () => {
+    received.length = 0;
+    const cli = openDatabase(server.database.url, { poolSize: 2 });
+    try {
+      registerAnnouncingPurger(cli, server.database.url);
+      await purgeTags(cli.db, ["ws:cli:settings", "ws:cli"]);
+    } finally {
+      await cli.close();
+    }
+    await until(() => received.length > 0, "the purge hook's delivery of the CLI's purge");
+    const [delivery] = received;
+    const headers = delivery!.headers as Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string>;
+    expect(verifyWebhook(HOOK_SECRET, headers, delivery!.body, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(JSON.parse(delivery!.body)).toMatchObject({ type: "cache.purged", tags: ["ws:cli", "ws:cli:settings"] });
     expect(received).toHaveLength(1);
   });
 });

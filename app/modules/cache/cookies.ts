@@ -5,8 +5,8 @@
  * set on their domain), so it does not stop a hit.
  *
  * A cookie not declared here bypasses the cache: an unknown cookie may be one a page reads, and a missed hit
- * costs a render where a wrong hit shows one visitor another's page. tests/integration/page-cache-cookies
- * scans the source for cookie names and fails on any not declared here.
+ * costs a render where a wrong hit shows one visitor another's page. ./cookies.test.ts scans the source for
+ * cookie names and fails on any not declared here.
  */
 
 export type CookiePolicy = "bypass" | "ignore";

@@ -168,8 +168,11 @@ describe("page cache front", () => {
   });
 
   it("sends the encoding the client accepts, compressed once, and says it varies on Accept-Encoding", async () => {
-    const { base } = await harness(cacheable());
+    const { base, store } = await harness(cacheable());
     const identity = await get(base, "/acme/");
+    // The copies are made off the event loop after the answer is stored; until then it is sent as is.
+    const key = store.keyOf("http", new URL(base).host, "/acme/", "")!;
+    while (!store.peek(key)?.br) await new Promise((resolve) => setTimeout(resolve, 5));
     const gzip = await get(base, "/acme/", { "accept-encoding": "gzip" });
     const br = await get(base, "/acme/", { "accept-encoding": "gzip, br" });
     const refused = await get(base, "/acme/", { "accept-encoding": "br;q=0, gzip;q=0" });
@@ -243,6 +246,18 @@ describe("page cache front", () => {
     expect(renders()).toBe(before + 1);
   });
 
+  it("keeps one entry for the spellings of one path (escaped unreserved characters, a trailing slash)", async () => {
+    const { base, store, renders } = await harness(cacheable());
+    for (const path of ["/acme/about", "/acme/about/", "/acme/%61bout", "/acme/%61%62out//"]) {
+      expect((await get(base, path)).status).toBe(200);
+    }
+    expect(renders()).toBe(1);
+    expect(store.stats().entries).toBe(1);
+    // An escape that changes the path's meaning stays its own key.
+    await get(base, "/acme%2Fabout");
+    expect(renders()).toBe(2);
+  });
+
   it("renders concurrent misses of one key once (single flight)", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -301,10 +316,48 @@ describe("page cache front", () => {
     await get(production.base, "/acme/", { "x-forwarded-proto": "https", "x-forwarded-host": "acme.example" });
     // As Remix's adapter builds the request's URL: the forwarded name, with Host's port when it carries none.
     const port = new URL(production.base).port;
-    expect(production.store.peek(`https://acme.example:${port}/acme/`)).toBeDefined();
+    expect(production.store.peek(`https://acme.example:${port}/acme`)).toBeDefined();
     await get(production.base, "/acme/", { "x-forwarded-proto": "https", "x-forwarded-host": "acme.example:443" });
-    expect(production.store.peek("https://acme.example:443/acme/")).toBeDefined();
+    expect(production.store.peek("https://acme.example:443/acme")).toBeDefined();
     await get(production.base, "/acme/", { "x-forwarded-proto": "http", "x-forwarded-host": "acme.example" });
     expect(production.renders()).toBe(3);
+  });
+
+  it("gives Express the one X-Forwarded-Host value it keys on when a trusted proxy sends several", async () => {
+    const seen: Array<string | string[] | undefined> = [];
+    const { base, store } = await harness(
+      (req, res) => {
+        seen.push(req.headers["x-forwarded-host"]);
+        cacheable()(req, res);
+      },
+      { trusted: true },
+    );
+    const port = new URL(base).port;
+    await get(base, "/acme/", { "x-forwarded-host": "localhost, x:6666" });
+    // Remix's adapter would have taken port 6666 from the whole header; it now sees what the key says.
+    expect(seen).toEqual(["localhost"]);
+    expect(store.peek(`http://localhost:${port}/acme`)).toBeDefined();
+  });
+
+  it("keeps single flight when the first client leaves: the waiters are served the render it stored", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { base, renders } = await harness(async (req, res) => {
+      await gate;
+      cacheable()(req, res);
+    });
+    // The first client sends its request and hangs up at once, while the render is still waiting.
+    const leaving = request(`${base}/acme/slow`);
+    leaving.on("error", () => {});
+    leaving.end();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    leaving.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const pending = Array.from({ length: 5 }, () => get(base, "/acme/slow"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    const replies = await Promise.all(pending);
+    expect(renders()).toBe(1);
+    for (const reply of replies) expect(reply.status).toBe(200);
   });
 });

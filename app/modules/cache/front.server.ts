@@ -10,7 +10,14 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import type { Logger } from "pino";
 import { cookiesBypass } from "./cookies";
 import { CACHE_TAG_HEADER, CACHE_UNTIL_HEADER, CACHE_VARY_QUERY_HEADER } from "./headers";
-import { compressedCopies, strongEtag, type CacheEntry, type PageStore, type StoredAnswer } from "./store.server";
+import {
+  compressCopies,
+  compressible,
+  strongEtag,
+  type CacheEntry,
+  type PageStore,
+  type StoredAnswer,
+} from "./store.server";
 
 export type CacheVerdict = "hit" | "miss" | "bypass";
 
@@ -138,6 +145,12 @@ export interface FrontDeps {
   logger: Logger;
   /** An answer growing past this is not stored: it stops being held and streams on as usual. */
   maxEntryBytes: number;
+  /**
+   * Whether the request's host (Host, or the trusted forwarded one) is still served, by what is in memory: a
+   * custom domain removed (or not known to be current since a purge, on another node too) is not answered
+   * from the store but handed to Express, which waits for the domains registry and answers 421 or the new map.
+   */
+  stillServes?(host: string): boolean;
 }
 
 /**
@@ -152,10 +165,21 @@ function keyHost(forwarded: string | undefined, host: string | undefined): strin
   return port ? `${forwarded}:${port}` : forwarded;
 }
 
+/**
+ * How a flight ended: its answer stored; storable but refused (purged meanwhile, the bus down) or never ended
+ * ("lost"); or not storable at all.
+ */
+type FlightOutcome = "stored" | "refused" | "unstorable" | "lost";
+
+type CaptureKey = { scheme: string; host: string; path: string; params: Array<[string, string]> };
+
+/** A render whose client left and that has not ended after this long no longer holds its waiters. */
+const ABANDONED_RENDER_MS = 30_000;
+
 export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptions): Handler {
   const { store, logger } = deps;
   /** Misses being rendered, by key: later requests for the key wait for the first render (single flight). */
-  const flights = new Map<string, Promise<void>>();
+  const flights = new Map<string, Promise<FlightOutcome>>();
 
   function mark(res: ServerResponse, verdict: CacheVerdict): void {
     // Express's init keeps an existing `res.locals`: its request log line reads `cache` from here.
@@ -208,23 +232,25 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
    * here (not sent), then stored and sent from the stored copy. Express renders it uncompressed: the hidden
    * `Accept-Encoding` (only while the answer is storable, so other answers keep their compression).
    */
-  function renderAndCapture(
-    req: IncomingMessage,
-    res: ServerResponse,
-    key: { scheme: string; host: string; path: string; params: Array<[string, string]> },
-  ): Promise<void> {
+  function renderAndCapture(req: IncomingMessage, res: ServerResponse, key: CaptureKey): Promise<FlightOutcome> {
     const started = performance.now();
     const generation = store.renderStarted();
-    let finished: () => void;
-    const done = new Promise<void>((resolve) => (finished = resolve));
+    let finished: (outcome: FlightOutcome) => void;
+    const done = new Promise<FlightOutcome>((resolve) => (finished = resolve));
     let settled = false;
-    const settle = () => {
+    /** The render ended (Express called `end`): the flight's waiters find its answer stored, or know why not. */
+    const settle = (outcome: FlightOutcome) => {
       if (settled) return;
       settled = true;
       store.renderDone();
-      finished();
+      finished(outcome);
     };
-    res.once("close", settle);
+    // A client that leaves does not end the render (Express writes on, the capture stores it): the flight waits
+    // for its end, so the requests waiting on it are served the stored answer rather than each rendering. Only
+    // a render that never ends is given up on, late, so that its waiters are not held for ever.
+    res.once("close", () => {
+      if (!settled) setTimeout(() => settle("lost"), ABANDONED_RENDER_MS).unref();
+    });
 
     const acceptEncoding = req.headers["accept-encoding"];
     Object.defineProperty(req.headers, "accept-encoding", {
@@ -302,7 +328,7 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       if (!decided) res.writeHead(res.statusCode);
       if (!capture) {
         const result = (original.end as (...args: unknown[]) => ServerResponse).call(res, chunk, ...rest);
-        settle();
+        settle("unstorable");
         return result;
       }
       const buffer = chunkOf(chunk, rest[0]);
@@ -310,14 +336,20 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       res.writeHead = original.writeHead;
       res.write = original.write;
       res.end = original.end;
-      const { requestId: renderedId, ...answer } = answerOf(res, Buffer.concat(capture));
+      const { requestId: renderedId, compress, ...answer } = answerOf(res, Buffer.concat(capture));
       const stored = store.put(key, answer, generation);
+      if (stored && compress) {
+        void compressCopies(stored.identity).then(
+          (copies) => store.attachCompressed(stored, copies),
+          (error: unknown) => logger.warn({ err: error }, "page cache: could not compress a stored answer"),
+        );
+      }
       // The answer is sent from the stored copy; `Connection: close` (a draining shutdown) is this answer's own.
       for (const name of res.getHeaderNames()) if (name !== "connection") res.removeHeader(name);
       // The miss keeps the id its request log line (written by Express's logger) carries.
       const requestId = String(renderedId ?? randomUUID());
       serve(req, res, stored ?? { ...answer, renderedAt: Date.now(), expiresAt: 0 }, "miss", requestId, started);
-      settle();
+      settle(stored ? "stored" : "refused");
       return res;
     } as ServerResponse["end"];
 
@@ -341,7 +373,9 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       status: res.statusCode,
       headers,
       identity,
-      ...compressedCopies(identity, contentType === undefined ? undefined : String(contentType)),
+      gzip: null,
+      br: null,
+      compress: compressible(identity, contentType === undefined ? undefined : String(contentType)),
       // A route's own strong validator (og-image's) stays what its clients know; else one over the bytes.
       etag: routeEtag(res.getHeader("etag")) ?? strongEtag(identity),
       tags: list(res.getHeader(CACHE_TAG_HEADER)),
@@ -354,6 +388,16 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
 
   return function front(req, res) {
     const started = performance.now();
+    const viaProxy = options.trusted(req.socket.remoteAddress, 0);
+    // Several X-Forwarded-Host values (a proxy appending to the client's): server.ts validates the first, this
+    // key uses the first, but Remix's adapter takes the port from the whole header (`a, b:6666` → 6666). One
+    // value for everyone after this point, so the page rendered is the page of the key it is stored under.
+    const forwardedHost = req.headers["x-forwarded-host"];
+    if (viaProxy && forwardedHost !== undefined && (Array.isArray(forwardedHost) || forwardedHost.includes(","))) {
+      // An empty first value stays as it is: server.ts refuses it (400).
+      const first = firstValue(forwardedHost);
+      if (first !== undefined) req.headers["x-forwarded-host"] = first;
+    }
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
@@ -367,7 +411,6 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       mark(res, "bypass");
       return inner(req, res);
     }
-    const viaProxy = options.trusted(req.socket.remoteAddress, 0);
     const host = keyHost(viaProxy ? firstValue(req.headers["x-forwarded-host"]) : undefined, req.headers.host);
     if (!host || !options.isValidHost(host)) return inner(req, res);
     const forwardedProto = viaProxy ? firstValue(req.headers["x-forwarded-proto"])?.toLowerCase() : undefined;
@@ -378,7 +421,13 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     }
 
     const found = store.lookup(scheme, host, path, q === -1 ? "" : url.slice(q));
-    if (found.kind === "hit") return serve(req, res, found.entry, "hit", randomUUID(), started);
+    if (found.kind === "hit") {
+      if (!deps.stillServes || deps.stillServes(host))
+        return serve(req, res, found.entry, "hit", randomUUID(), started);
+      // Not stored again: a render for a host the registry may be reloading is judged by Express alone.
+      mark(res, "bypass");
+      return inner(req, res);
+    }
     if (found.kind === "bypass") {
       mark(res, "bypass");
       return inner(req, res);
@@ -390,24 +439,43 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       return inner(req, res);
     }
     const flight = flights.get(found.key);
-    if (flight) {
-      void flight.then(() => {
-        const entry = store.peek(found.key);
-        if (entry) {
-          entry.hits += 1;
-          return serve(req, res, entry, "hit", randomUUID(), started);
-        }
-        // The first render was not storable (or was purged meanwhile): render this one too.
-        void renderAndCapture(req, res, key);
-      });
-      return;
-    }
-    const rendering = renderAndCapture(req, res, key);
-    flights.set(found.key, rendering);
-    void rendering.then(() => {
-      if (flights.get(found.key) === rendering) flights.delete(found.key);
-    });
+    if (flight) return wait(flight, req, res, key, found.key, host, started);
+    fly(req, res, key, found.key);
   };
+
+  /** Renders a miss as the key's flight: requests for the key meanwhile wait for it. */
+  function fly(req: IncomingMessage, res: ServerResponse, key: CaptureKey, flightKey: string): void {
+    const rendering = renderAndCapture(req, res, key);
+    flights.set(flightKey, rendering);
+    void rendering.then(() => {
+      if (flights.get(flightKey) === rendering) flights.delete(flightKey);
+    });
+  }
+
+  function wait(
+    flight: Promise<FlightOutcome>,
+    req: IncomingMessage,
+    res: ServerResponse,
+    key: CaptureKey,
+    flightKey: string,
+    host: string,
+    started: number,
+  ): void {
+    void flight.then((outcome) => {
+      const entry = store.peek(flightKey);
+      if (entry && (!deps.stillServes || deps.stillServes(host))) {
+        entry.hits += 1;
+        return serve(req, res, entry, "hit", randomUUID(), started);
+      }
+      // The answer is not one to store (a redirect, a page that says no-store): each waiter renders its own.
+      if (outcome === "unstorable") return void renderAndCapture(req, res, key);
+      // It was storable but is not there (purged meanwhile, or the render was lost): one new flight, which the
+      // first waiter starts and the others join.
+      const next = flights.get(flightKey);
+      if (next && next !== flight) return wait(next, req, res, key, flightKey, host, started);
+      fly(req, res, key, flightKey);
+    });
+  }
 }
 
 /** What a shareable answer says to shared caches when the deployment has no PUBLIC_URL (`shareable` above). */

@@ -21,6 +21,12 @@ export const STALE_WHILE_REVALIDATE_SECONDS = 60;
 /** Browsers revalidate every time (a cheap 304 from the cache); shared caches keep it until purged or s-maxage. */
 export const PUBLIC_CACHE_CONTROL = `public, max-age=0, must-revalidate, s-maxage=${SHARED_MAX_AGE_SECONDS}, stale-while-revalidate=${STALE_WHILE_REVALIDATE_SECONDS}`;
 
+/**
+ * An address whose content never changes (a `?v=` hash of it: theme.css, og-image): kept a year by browsers and
+ * shared caches, and by this process's cache (`s-maxage` is what makes an answer storable); purged by its tags.
+ */
+export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, s-maxage=31536000, immutable";
+
 /** Tags joined as the header carries them: deduplicated, in a stable order. */
 export function joinTags(...lists: ReadonlyArray<ReadonlyArray<string> | string | null | undefined>): string {
   const all = new Set<string>();

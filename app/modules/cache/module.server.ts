@@ -10,8 +10,10 @@ import type { Logger } from "pino";
 import { openPurgeBus, type PurgeBus } from "~db/cache-bus";
 import type { DatabaseHandle } from "~db/client";
 import { defineModule } from "~/lib/module";
+import type { AppServices } from "~/lib/context";
+import { configuredHosts, hostnameOf, isLoopback } from "~/modules/hosts/hosts.server";
 import { createFront, unshared, type FrontOptions } from "./front.server";
-import { createPurgeHook, PURGE_HOOK_JOB, purgeHookHandler } from "./hook.server";
+import { enqueuePurgeHook, PURGE_HOOK_JOB, purgeHookHandler } from "./hook.server";
 import { purgeTags, registerPurger } from "./purge.server";
 import { createPageStore, type PageStore } from "./store.server";
 
@@ -79,6 +81,7 @@ function createPageCacheService(
   logger: Logger,
   purgeEverywhere: (tags: readonly string[]) => Promise<void>,
   { maxBytes, maxEntryBytes }: { maxBytes: number; maxEntryBytes: number },
+  stillServes: (host: string) => boolean,
 ): PageCacheService {
   const listeners = new Set<(tags: readonly string[]) => void>();
   let renders = 0;
@@ -121,7 +124,8 @@ function createPageCacheService(
     stats: () => ({ ...store.stats(), renders, listening: store.accepting }),
     // PAGE_CACHE_MAX_BYTES=0 turns the cache off: Express answers everything, as before issue 15.
     front: (inner, options) => {
-      const handler = maxBytes === 0 ? inner : createFront({ store, logger, maxEntryBytes }, inner, options);
+      const handler =
+        maxBytes === 0 ? inner : createFront({ store, logger, maxEntryBytes, stillServes }, inner, options);
       return options.shareable ? handler : unshared(handler);
     },
     countRender() {
@@ -132,13 +136,49 @@ function createPageCacheService(
 }
 
 /**
+ * A purge that may change what serves which host (a workspace's whole tag: suspension, deletion, a new slug;
+ * its domains tag: a domain verified, removed, made primary, its redirect switched). The domains module's
+ * writes purge one of these in the same transaction as the change.
+ */
+const HOST_MAP_TAG = /^ws:[^:]+(:domains)?$/;
+
+/**
+ * The front's check on a hit: the deployment's own names (configured, loopback, the listening address) always
+ * serve; a custom domain only while the domains registry, current, still has it (ADR 026).
+ */
+function hostCheck(services: Pick<AppServices, "env">): (host: string) => boolean {
+  const own = new Set(configuredHosts(services.env).map((h) => h.hostname));
+  const { HOST } = services.env;
+  // As the hosts module names it (hosts.server.ts): a wildcard is no name; an IPv6 address is bracketed.
+  const listening = ["0.0.0.0", "::", ""].includes(HOST)
+    ? null
+    : hostnameOf(HOST.includes(":") && !HOST.startsWith("[") ? `[${HOST}]` : HOST);
+  if (listening) own.add(listening);
+  return (host) => {
+    const hostname = hostnameOf(host);
+    if (hostname === null) return false;
+    if (isLoopback(hostname) || own.has(hostname)) return true;
+    // The domains module is built after this one: read through `services` when the request comes.
+    return (services as AppServices).siteDomains?.servesNow(hostname) === true;
+  };
+}
+
+/**
  * For a process that writes but serves no page (the CLI): its purges are announced to the running servers
  * (Postgres NOTIFY at commit; on SQLite the server notices the write itself through data_version) and purge
  * nothing here.
  */
 export function registerAnnouncingPurger(handle: DatabaseHandle, databaseUrl: string): void {
   const bus = openPurgeBus(handle, { url: databaseUrl, origin: randomUUID() });
-  registerPurger(handle.db, { announce: (trx, tags) => bus.announce(trx, tags), purged: () => {} });
+  registerPurger(handle.db, {
+    announce: async (trx, tags) => {
+      await bus.announce(trx, tags);
+      // The CDN's purge too, whatever this process's environment says: the servers' runners deliver it when
+      // their PAGE_CACHE_PURGE_HOOK_URL is set, and drop it when not.
+      await enqueuePurgeHook(trx, tags);
+    },
+    purged: () => {},
+  });
 }
 
 /** Each running app's store and bus, by its services object (the same one `start` and `stop` receive). */
@@ -158,18 +198,22 @@ export const cacheModule = defineModule({
     });
     const bus = openPurgeBus(handle, { url: env.DATABASE_URL, origin: randomUUID() });
     internals.set(services, { store, bus });
-    const pageCache = createPageCacheService(store, bus, logger, (tags) => purgeTags(db, tags), {
-      maxBytes: env.PAGE_CACHE_MAX_BYTES,
-      maxEntryBytes: env.PAGE_CACHE_MAX_ENTRY_BYTES,
-    });
-    // The jobs module comes later in the manifest: the hook reaches its runner through `services` when it fires.
-    const hook = createPurgeHook(services);
+    const pageCache = createPageCacheService(
+      store,
+      bus,
+      logger,
+      (tags) => purgeTags(db, tags),
+      { maxBytes: env.PAGE_CACHE_MAX_BYTES, maxEntryBytes: env.PAGE_CACHE_MAX_ENTRY_BYTES },
+      hostCheck(services),
+    );
+    const hook = Boolean(env.PAGE_CACHE_PURGE_HOOK_URL);
     registerPurger(db, {
-      announce: (trx, tags) => bus.announce(trx, tags),
-      purged: (tags) => {
-        pageCache.purge(tags);
-        hook?.add(tags);
+      // The CDN's purge is queued in the same transaction as the write (./hook.server.ts).
+      announce: async (trx, tags) => {
+        await bus.announce(trx, tags);
+        if (hook) await enqueuePurgeHook(trx, tags);
       },
+      purged: (tags) => pageCache.purge(tags),
     });
     return { pageCache };
   },
@@ -180,9 +224,19 @@ export const cacheModule = defineModule({
     if (!own) return;
     // Until the Postgres LISTEN is up, a purge of another process could be missed: store nothing.
     if (dialect === "postgres") own.store.setAccepting(false);
+    // Another process changed what serves which host: the registry reloads before the next render here (it
+    // waits after `invalidate`), so no render after this purge is stored with the old host map; renders begun
+    // before it are refused by the store's generation check.
+    const invalidateHosts = () => services.siteDomains?.invalidate();
     own.bus.start({
-      purge: (tags) => pageCache.purge(tags),
-      clear: (reason) => pageCache.clear(reason),
+      purge: (tags) => {
+        if (tags.some((tag) => HOST_MAP_TAG.test(tag))) invalidateHosts();
+        pageCache.purge(tags);
+      },
+      clear: (reason) => {
+        invalidateHosts();
+        pageCache.clear(reason);
+      },
       listening: (value) => own.store.setAccepting(value),
       error: (error, message) => logger.warn({ err: error }, message),
     });

@@ -15,10 +15,11 @@ import type { Db } from "~db/client";
 export interface CachePurger {
   /**
    * Inside the writing transaction, so it takes effect exactly at commit: on Postgres a NOTIFY every node
-   * receives (a rolled-back write announces nothing); on SQLite nothing (one node).
+   * receives (a rolled-back write announces nothing); on SQLite nothing (one node). Also queues the outbound
+   * purge hook's job, when there is one (./hook.server.ts).
    */
   announce(trx: Kysely<Database>, tags: readonly string[]): Promise<void>;
-  /** After commit: this process's cache, its observers and the outbound purge hook. */
+  /** After commit: this process's cache and its observers. */
   purged(tags: readonly string[]): void;
 }
 

@@ -6,7 +6,8 @@
  * `ws:A` (suspending a workspace purges everything of it, whatever its answers declared).
  */
 import { createHash } from "node:crypto";
-import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 
 /** Query parameters no page reads (campaign tracking): ignored by the key, never a reason to bypass. */
 const MARKETING_PARAM = /^(utm_[a-z0-9_]*|fbclid|gclid|msclkid)$/i;
@@ -39,11 +40,33 @@ export interface StoreOptions {
   maxEntryBytes: number;
   ttlSeconds: number;
   now?: () => number;
+  /**
+   * How many purged tags the generation check remembers while renders are in flight (default 10,000). On a
+   * busy node renders overlap without end, so the set is never emptied by "no render in flight": past this
+   * bound it is dropped and every render begun before that point is refused instead (review of issue 15).
+   */
+  maxPurgedTags?: number;
+}
+
+/**
+ * The path as the router sees it, so that spellings of one page are one key (review of issue 15): percent-encoded
+ * unreserved characters decoded (`/%61bout` is `/about`), other escapes in upper case, and no trailing slash
+ * (`/about/` is `/about`: Remix answers both with the same route). Anything else (`%2F`, `//`) stays distinct.
+ */
+export function keyPath(path: string): string {
+  let out = path.includes("%")
+    ? path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+        const char = String.fromCharCode(parseInt(hex, 16));
+        return /[A-Za-z0-9\-._~]/.test(char) ? char : escape.toUpperCase();
+      })
+    : path;
+  while (out.length > 1 && out.endsWith("/")) out = out.slice(0, -1);
+  return out;
 }
 
 /** `scheme://host/path`: the part of the key every variant of one URL shares. */
 export function baseKey(scheme: string, host: string, path: string): string {
-  return `${scheme}://${host.toLowerCase()}${path}`;
+  return `${scheme}://${host.toLowerCase()}${keyPath(path)}`;
 }
 
 /**
@@ -74,19 +97,30 @@ export function strongEtag(body: Buffer): string {
   return `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
 }
 
-/** Compressed copies are made once, at store time; a copy no smaller than the original is not kept. */
-export function compressedCopies(identity: Buffer, contentType: string | undefined) {
-  if (
-    identity.length < 256 ||
-    !/^(text\/|application\/(json|xml|javascript|.*\+xml|.*\+json)|image\/svg)/i.test(contentType ?? "")
-  ) {
-    return { gzip: null, br: null };
-  }
-  const gzip = gzipSync(identity, { level: 6 });
-  const br = brotliCompressSync(identity, {
-    params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length },
-  });
-  return { gzip: gzip.length < identity.length ? gzip : null, br: br.length < identity.length ? br : null };
+/** Whether an answer is worth compressed copies: text-like and not tiny. */
+export function compressible(identity: Buffer, contentType: string | undefined): boolean {
+  return (
+    identity.length >= 256 &&
+    /^(text\/|application\/(json|xml|javascript|.*\+xml|.*\+json)|image\/svg)/i.test(contentType ?? "")
+  );
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/**
+ * The compressed copies of a stored answer, made once per entry in zlib's thread pool, off the event loop (a
+ * stream of new keys must not each cost a synchronous compression); until they are attached the entry is sent
+ * as is. A copy no smaller than the original is not kept.
+ */
+export async function compressCopies(identity: Buffer): Promise<{ gzip: Buffer | null; br: Buffer | null }> {
+  const [gz, br] = await Promise.all([
+    gzipAsync(identity, { level: 6 }),
+    brotliAsync(identity, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length },
+    }),
+  ]);
+  return { gzip: gz.length < identity.length ? gz : null, br: br.length < identity.length ? br : null };
 }
 
 export type LookupResult =
@@ -110,6 +144,9 @@ export function createPageStore(options: StoreOptions) {
   let clearedAt = 0;
   /** The generation of each tag's latest purge, kept only while a render that started before it may finish. */
   const purgedAt = new Map<string, number>();
+  const maxPurgedTags = options.maxPurgedTags ?? 10_000;
+  /** Renders begun before this generation are not stored: `purgedAt` was dropped when it grew past its bound. */
+  let forgottenAt = 0;
   let rendersInFlight = 0;
   /** While false (the purge bus is not listening), nothing is stored: a purge might be missed. */
   let accepting = true;
@@ -185,7 +222,7 @@ export function createPageStore(options: StoreOptions) {
       answer: Omit<StoredAnswer, "renderedAt" | "expiresAt"> & { until?: number },
       startedAt: number,
     ): CacheEntry | null {
-      if (!accepting || clearedAt > startedAt) return null;
+      if (!accepting || clearedAt > startedAt || forgottenAt > startedAt) return null;
       if (answer.identity.length > options.maxEntryBytes) return null;
       for (const tag of answer.tags) {
         for (const name of tagAncestry(tag)) if ((purgedAt.get(name) ?? -1) > startedAt) return null;
@@ -231,12 +268,33 @@ export function createPageStore(options: StoreOptions) {
       return entry;
     },
 
+    /** Attaches an entry's compressed copies (`compressCopies`), if it is still stored, within the byte bound. */
+    attachCompressed(entry: CacheEntry, copies: { gzip: Buffer | null; br: Buffer | null }): void {
+      if (entries.get(entry.key) !== entry) return;
+      const added = (copies.gzip?.length ?? 0) + (copies.br?.length ?? 0);
+      if (bytes + added > options.maxBytes) {
+        for (const key of [...entries.keys()]) {
+          if (bytes + added <= options.maxBytes) break;
+          if (key !== entry.key) remove(key);
+        }
+        if (bytes + added > options.maxBytes) return;
+      }
+      entry.gzip = copies.gzip;
+      entry.br = copies.br;
+      entry.bytes += added;
+      bytes += added;
+    },
+
     /** Removes every entry carrying one of these tags (or a descendant of one); returns how many. */
     purge(tags: readonly string[]): number {
       generation += 1;
       let removed = 0;
+      if (rendersInFlight > 0 && purgedAt.size + tags.length > maxPurgedTags) {
+        purgedAt.clear();
+        forgottenAt = generation;
+      }
       for (const tag of tags) {
-        if (rendersInFlight > 0) purgedAt.set(tag, generation);
+        if (rendersInFlight > 0 && forgottenAt !== generation) purgedAt.set(tag, generation);
         const keys = byTag.get(tag);
         if (!keys) continue;
         for (const key of [...keys]) {
@@ -267,6 +325,8 @@ export function createPageStore(options: StoreOptions) {
     stats() {
       return { entries: entries.size, bytes, hits, misses };
     },
+    /** How many purged tags the generation check holds (bounded by `maxPurgedTags`). */
+    purgedTagsHeld: () => purgedAt.size,
   };
 }
 

@@ -54,6 +54,12 @@ export interface SiteDomainRegistry {
   aliasRedirectOf(hostname: string): Promise<string | null>;
   /** Forget what is cached: after a domain changes state, a workspace changes slug, is suspended or deleted. */
   invalidate(): void;
+  /**
+   * Synchronously, from the set in memory: whether `hostname` serves a site, or null when the set is not known
+   * to be current (never loaded, or `invalidate()` since). The page cache's hit path asks (ADR 026): a stored
+   * page of a host that no longer serves must not be answered, and it cannot wait for a reload.
+   */
+  servesNow(hostname: string): boolean | null;
 }
 
 interface Snapshot {
@@ -160,6 +166,11 @@ export function siteDomainRegistry(db: Db, options: RegistryOptions = { refreshM
     aliasRedirectOf: async (hostname) => (await current()).aliasOf.get(hostname) ?? null,
     invalidate: () => {
       generation += 1;
+    },
+    servesNow: (hostname) => {
+      if (!snapshot || loadedGeneration !== generation) return null;
+      if (now() - loadedAt >= options.refreshMs) void reload().catch(() => {});
+      return snapshot.byHost.has(hostname);
     },
   };
 }

@@ -15,6 +15,7 @@ const registry: SiteDomainRegistry = {
     slug === SHOP.slug ? { workspaceId: SHOP.workspaceId, domain: SHOP.hostname } : null,
   aliasRedirectOf: async (hostname) => (hostname === WWW.hostname ? SHOP.hostname : null),
   invalidate: () => {},
+  servesNow: (hostname) => hostname === SHOP.hostname || hostname === WWW.hostname,
 };
 
 describe("routeHost on a custom domain", () => {

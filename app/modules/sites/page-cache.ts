@@ -68,7 +68,7 @@ export const indexNowKeyTags = (workspaceId: string) => [
 /** theme.css's tags (as `$site.theme[.]css.ts` declares them): the site's look. */
 export const themeTags = (workspaceId: string) => [cacheTags.workspace(workspaceId), cacheTags.branding(workspaceId)];
 
-/** A share image's tags (as `$site.og-image.ts` declares them): the look, the name and the logo it draws. */
+/** A share image's tags (`$site.og-image.ts` declares these): the look, the name and the logo it draws. */
 export const ogImageTags = (workspaceId: string) => [
   cacheTags.workspace(workspaceId),
   cacheTags.branding(workspaceId),
