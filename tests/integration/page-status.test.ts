@@ -144,13 +144,13 @@ describe("/api/routing-test's cache", () => {
     const res = await fetch(`${server.url}${path}`);
     expect(res.status, path).toBe(200);
     await res.arrayBuffer();
-    const declared = (res.headers.get("cache-tag") ?? "").split(",").filter(Boolean);
-    expect(declared.length).toBeGreaterThan(0);
-    expect([...predicted.cache.tags].sort()).toEqual([...declared].sort());
-    // And once it is cached, the diagnosis reads the same tags from the cache.
+    // This server has no PUBLIC_URL, so no CDN may keep the answer and its Cache-Tag stays here: the cache holds
+    // exactly the tags the route declared, which the diagnosis now reads back.
+    expect(res.headers.get("cache-tag")).toBeNull();
     const held = await routingTest(`path=${encodeURIComponent(path)}`, {}, tableOwner);
     expect(held.cache).toMatchObject({ cached: true, tagsFrom: "cache" });
-    expect([...held.cache.tags].sort()).toEqual([...declared].sort());
+    expect(held.cache.tags.length).toBeGreaterThan(0);
+    expect([...predicted.cache.tags].sort()).toEqual([...held.cache.tags].sort());
   });
 
   it("says a public page is cached after an anonymous GET, with its key, render time, expiry and hits", async () => {

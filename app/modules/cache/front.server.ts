@@ -37,6 +37,11 @@ export interface FrontOptions {
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** What a shareable answer says to shared caches when the deployment has no PUBLIC_URL (`shareable` below). */
+export const UNSHARED_CACHE_CONTROL = "private, no-cache";
+
+const sharedMaxAge = (value: unknown) => typeof value === "string" && /\bs-maxage=/.test(value);
+
 /** Headers that belong to one answer, not to the page: never replayed from the store. */
 const PER_REQUEST = new Set([
   "x-request-id",
@@ -126,17 +131,26 @@ function list(value: string | number | string[] | undefined): string[] {
     .filter(Boolean);
 }
 
-/** The stored headers as `writeHead` takes them, built once per entry rather than on every hit. */
-const headerObjects = new WeakMap<StoredAnswer, OutgoingHttpHeaders>();
-function replayed(entry: StoredAnswer): OutgoingHttpHeaders {
-  let headers = headerObjects.get(entry);
+/**
+ * The stored headers as `writeHead` takes them, built once per entry rather than on every hit; for a deployment
+ * whose answers no CDN may keep (`shareable: false`), with `UNSHARED_CACHE_CONTROL` and no `Cache-Tag`.
+ */
+const headerObjects = {
+  shared: new WeakMap<StoredAnswer, OutgoingHttpHeaders>(),
+  unshared: new WeakMap<StoredAnswer, OutgoingHttpHeaders>(),
+};
+function replayed(entry: StoredAnswer, shareable: boolean): OutgoingHttpHeaders {
+  const cache = shareable ? headerObjects.shared : headerObjects.unshared;
+  let headers = cache.get(entry);
   if (headers) return headers;
   headers = {};
   for (const [name, value] of entry.headers) {
+    if (!shareable && name === "cache-tag") continue;
     const existing = headers[name];
     headers[name] = existing === undefined ? value : ([] as string[]).concat(existing as string, value);
   }
-  headerObjects.set(entry, headers);
+  if (!shareable && sharedMaxAge(headers["cache-control"])) headers["cache-control"] = UNSHARED_CACHE_CONTROL;
+  cache.set(entry, headers);
   return headers;
 }
 
@@ -194,7 +208,7 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     requestId: string,
     started: number,
   ): void {
-    const headers: OutgoingHttpHeaders = { ...replayed(entry) };
+    const headers: OutgoingHttpHeaders = { ...replayed(entry, options.shareable) };
     headers["x-request-id"] = requestId;
     headers.etag = entry.etag;
     headers.vary = "Accept-Encoding";
@@ -268,7 +282,10 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       if (decided) return;
       decided = true;
       if (req.method === "GET" && storableAnswer(res)) capture = [];
-      else stripInternal(res);
+      else {
+        stripInternal(res);
+        if (!options.shareable) unshare(res);
+      }
     };
 
     res.writeHead = function writeHead(this: ServerResponse, status: number, ...rest: unknown[]) {
@@ -386,6 +403,9 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     };
   }
 
+  // What the cache does not answer goes to Express; answers that no CDN may keep say so on the way out.
+  const pass = options.shareable ? inner : unshared(inner);
+
   return function front(req, res) {
     const started = performance.now();
     const viaProxy = options.trusted(req.socket.remoteAddress, 0);
@@ -402,22 +422,22 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
     // Absolute-form targets (`GET http://host/…`, a proxy's) and the API are Express's alone.
-    if (!path.startsWith("/") || outOfScope(path)) return inner(req, res);
+    if (!path.startsWith("/") || outOfScope(path)) return pass(req, res);
     if (
       (req.method !== "GET" && req.method !== "HEAD") ||
       req.headers.authorization ||
       cookiesBypass(req.headers.cookie)
     ) {
       mark(res, "bypass");
-      return inner(req, res);
+      return pass(req, res);
     }
     const host = keyHost(viaProxy ? firstValue(req.headers["x-forwarded-host"]) : undefined, req.headers.host);
-    if (!host || !options.isValidHost(host)) return inner(req, res);
+    if (!host || !options.isValidHost(host)) return pass(req, res);
     const forwardedProto = viaProxy ? firstValue(req.headers["x-forwarded-proto"])?.toLowerCase() : undefined;
     const scheme = forwardedProto ?? ((req.socket as { encrypted?: boolean }).encrypted ? "https" : "http");
     if (options.production && forwardedProto === "http") {
       mark(res, "bypass");
-      return inner(req, res);
+      return pass(req, res);
     }
 
     const found = store.lookup(scheme, host, path, q === -1 ? "" : url.slice(q));
@@ -426,17 +446,17 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
         return serve(req, res, found.entry, "hit", randomUUID(), started);
       // Not stored again: a render for a host the registry may be reloading is judged by Express alone.
       mark(res, "bypass");
-      return inner(req, res);
+      return pass(req, res);
     }
     if (found.kind === "bypass") {
       mark(res, "bypass");
-      return inner(req, res);
+      return pass(req, res);
     }
     const key = { scheme, host, path, params: found.params };
     if (req.method === "HEAD") {
       // A HEAD answer has no body to store; the next GET stores it.
       mark(res, "miss");
-      return inner(req, res);
+      return pass(req, res);
     }
     const flight = flights.get(found.key);
     if (flight) return wait(flight, req, res, key, found.key, host, started);
@@ -478,10 +498,14 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
   }
 }
 
-/** What a shareable answer says to shared caches when the deployment has no PUBLIC_URL (`shareable` above). */
-export const UNSHARED_CACHE_CONTROL = "private, no-cache";
-
-const sharedMaxAge = (value: unknown) => typeof value === "string" && /\bs-maxage=/.test(value);
+/**
+ * Without PUBLIC_URL (`shareable: false`), what an answer declared for shared caches says instead: no CDN keeps
+ * it and browsers revalidate it by its ETag; its tags, which only a CDN would use, are left out.
+ */
+function unshare(res: ServerResponse): void {
+  if (sharedMaxAge(res.getHeader("cache-control"))) res.setHeader("cache-control", UNSHARED_CACHE_CONTROL);
+  res.removeHeader(CACHE_TAG_HEADER);
+}
 
 /**
  * Wraps a handler so that every answer declared for shared caches (`s-maxage`) goes out as
@@ -492,12 +516,13 @@ export function unshared(handler: Handler): Handler {
   return (req, res) => {
     const writeHead = res.writeHead;
     res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-      if (sharedMaxAge(this.getHeader("cache-control"))) this.setHeader("cache-control", UNSHARED_CACHE_CONTROL);
+      unshare(this);
       const index = args.findIndex((arg) => typeof arg === "object" && arg !== null && !Array.isArray(arg));
       const headers = args[index] as OutgoingHttpHeaders | undefined;
-      // A copy: the stored answer's header object is shared by every hit.
-      if (headers && sharedMaxAge(headers["cache-control"]))
-        args[index] = { ...headers, "cache-control": UNSHARED_CACHE_CONTROL };
+      if (headers && sharedMaxAge(headers["cache-control"])) {
+        const { [CACHE_TAG_HEADER.toLowerCase()]: _tags, ...rest } = headers;
+        args[index] = { ...rest, "cache-control": UNSHARED_CACHE_CONTROL };
+      }
       return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
     } as ServerResponse["writeHead"];
     handler(req, res);

@@ -124,9 +124,9 @@ function createPageCacheService(
     stats: () => ({ ...store.stats(), renders, listening: store.accepting }),
     // PAGE_CACHE_MAX_BYTES=0 turns the cache off: Express answers everything, as before issue 15.
     front: (inner, options) => {
-      const handler =
-        maxBytes === 0 ? inner : createFront({ store, logger, maxEntryBytes, stillServes }, inner, options);
-      return options.shareable ? handler : unshared(handler);
+      // The front says no to CDNs itself where it must (`shareable`); without it, Express's answers still do.
+      if (maxBytes > 0) return createFront({ store, logger, maxEntryBytes, stillServes }, inner, options);
+      return options.shareable ? inner : unshared(inner);
     },
     countRender() {
       renders += 1;
