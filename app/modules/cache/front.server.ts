@@ -208,25 +208,30 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
     requestId: string,
     started: number,
   ): void {
-    const headers: OutgoingHttpHeaders = { ...replayed(entry, options.shareable) };
-    headers["x-request-id"] = requestId;
-    headers.etag = entry.etag;
-    headers.vary = "Accept-Encoding";
-    if (verdict === "hit") headers.age = String(Math.max(0, Math.floor((Date.now() - entry.renderedAt) / 1000)));
+    const age = verdict === "hit" ? String(Math.max(0, Math.floor((Date.now() - entry.renderedAt) / 1000))) : null;
     let status = entry.status;
-    let body: Buffer | undefined;
     if (notModified(req.headers["if-none-match"], entry.etag)) {
       status = 304;
+      const headers: OutgoingHttpHeaders = { ...replayed(entry, options.shareable) };
       delete headers["content-type"];
+      headers["x-request-id"] = requestId;
+      headers.etag = entry.etag;
+      headers.vary = "Accept-Encoding";
+      if (age !== null) headers.age = age;
+      res.writeHead(status, headers);
+      res.end();
     } else {
       const encoding = chooseEncoding(req.headers["accept-encoding"], entry);
-      body = encoding === "br" ? entry.br! : encoding === "gzip" ? entry.gzip! : entry.identity;
-      if (encoding) headers["content-encoding"] = encoding;
-      headers["content-length"] = String(body.length);
+      const body = encoding === "br" ? entry.br! : encoding === "gzip" ? entry.gzip! : entry.identity;
+      // The flat list built once per entry and encoding; a hit adds only its id and age.
+      const prefix = prepared(entry, encoding, body.length);
+      res.writeHead(
+        status,
+        age === null ? [...prefix, "x-request-id", requestId] : [...prefix, "x-request-id", requestId, "age", age],
+      );
+      res.end(req.method === "HEAD" ? undefined : body);
     }
-    res.writeHead(status, headers);
-    res.end(req.method === "HEAD" ? undefined : body);
-    if (verdict !== "hit") return;
+    if (verdict !== "hit" || !logger.isLevelEnabled("info")) return;
     const path = (req.url ?? "/").split("?")[0];
     logger.info(
       {
@@ -239,6 +244,25 @@ export function createFront(deps: FrontDeps, inner: Handler, options: FrontOptio
       },
       `${req.method} ${status}`,
     );
+  }
+
+  /** The stored headers with the validators, encoding and length of one encoding, as writeHead's flat list. */
+  const flatHeaders = new WeakMap<StoredAnswer, Map<string, string[]>>();
+  function prepared(entry: StoredAnswer, encoding: string | null, length: number): string[] {
+    let byEncoding = flatHeaders.get(entry);
+    if (!byEncoding) flatHeaders.set(entry, (byEncoding = new Map()));
+    const key = encoding ?? "identity";
+    let flat = byEncoding.get(key);
+    if (!flat) {
+      flat = [];
+      for (const [name, value] of Object.entries(replayed(entry, options.shareable))) {
+        for (const one of Array.isArray(value) ? value : [String(value)]) flat.push(name, one);
+      }
+      flat.push("etag", entry.etag, "vary", "Accept-Encoding", "content-length", String(length));
+      if (encoding) flat.push("content-encoding", encoding);
+      byEncoding.set(key, flat);
+    }
+    return flat;
   }
 
   /**
