@@ -114,6 +114,32 @@ describe("a cached public page on one node", () => {
   });
 });
 
+describe("what a cached page shows of other pages", () => {
+  it("lists a newly published page in its navigation at the next request, and drops it when it is unpublished", async () => {
+    expect((await visit(server.url)).hit).toBe(true);
+    const created = await owner.post("/website/pages/new", { inNavigation: "on", title: "Menu", slug: "menu" });
+    expect(created.status, await created.clone().text()).toBe(302);
+    const menuId = /^\/website\/pages\/([^/?]+)/.exec(created.headers.get("location") ?? "")![1]!;
+    // A draft shows nowhere: its creation purges nothing, and the cached home page is still right.
+    expect((await visit(server.url)).hit).toBe(true);
+    const published = await owner.post(`/website/pages/${menuId}`, {
+      intent: "publish",
+      ...hero("Bread and soup"),
+      title: "Menu",
+      slug: "menu",
+    });
+    expect(published.status, await published.clone().text()).toBe(200);
+    const after = await visit(server.url);
+    expect(after.hit).toBe(false);
+    expect(after.text).toContain(`href="/${slug}/menu"`);
+    const unpublished = await owner.post(`/website/pages/${menuId}`, { intent: "unpublish" });
+    expect(unpublished.status, await unpublished.clone().text()).toBeLessThan(400);
+    const gone = await visit(server.url);
+    expect(gone.hit).toBe(false);
+    expect(gone.text).not.toContain(`href="/${slug}/menu"`);
+  });
+});
+
 describe("a cached public page on a second process sharing the database", () => {
   beforeAll(async () => {
     other = await spawnBuiltServer(server.database, { FILES_DIR: files.path, LOG_LEVEL: "info" });
