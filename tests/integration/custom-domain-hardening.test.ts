@@ -11,12 +11,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isoNow } from "~/lib/clock.server";
-import { newId } from "~/lib/ids.server";
 import { createUser } from "~/modules/accounts/users.server";
 import { createWorkspace as createWorkspaceRow } from "~/modules/tenancy/workspaces.server";
 import { purgeTags } from "~/modules/cache/purge.server";
 import { cacheTags } from "~/modules/cache/tags";
 import { PASSWORD, createWorkspace, signUp, uniqueEmail, type Client } from "../helpers/client";
+import { insertVerifiedDomain } from "../helpers/domains";
 import { raw } from "../helpers/raw-request";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -25,29 +25,9 @@ const SITE_PASSWORD = "open sesame 42";
 const COOKIE = "atrium_site_unlock";
 const run = Math.random().toString(36).slice(2, 7);
 
-/** A verified domain row, as the domains console leaves one once DNS checks pass. */
-async function insertDomain(server: TestServer, workspaceId: string, hostname: string, isPrimary = true) {
-  const now = isoNow();
-  await server.db
-    .insertInto("site_domains")
-    .values({
-      id: newId(),
-      workspace_id: workspaceId,
-      hostname,
-      token: `atrium-verify-${newId()}`,
-      status: "verified",
-      is_primary: isPrimary ? 1 : 0,
-      redirect_path: 1,
-      diagnostics: "[]",
-      last_checked_at: now,
-      next_check_at: null,
-      verified_at: now,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  server.atrium.runtime.services.siteDomains.invalidate();
-}
+/** A verified domain row whose `/{slug}/*` paths redirect to the domain (the hardening tests' default). */
+const insertDomain = (server: TestServer, workspaceId: string, hostname: string, primary = true) =>
+  insertVerifiedDomain(server, workspaceId, hostname, { primary, redirectPath: true });
 
 /** A new workspace's site with a verified primary domain; protected with SITE_PASSWORD when asked. */
 async function siteWithDomain(server: TestServer, name: string, domain: string, protect = false) {

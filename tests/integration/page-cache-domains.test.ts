@@ -7,10 +7,9 @@
  */
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isoNow } from "~/lib/clock.server";
-import { newId } from "~/lib/ids.server";
 import { domainsOf } from "~/modules/domains/domains.server";
 import { createWorkspace, signUp, type Client } from "../helpers/client";
+import { insertVerifiedDomain } from "../helpers/domains";
 import { spawnBuiltServer, type ServerProcess } from "../helpers/process";
 import { startServer, type TestServer } from "../helpers/server";
 import { tempDir } from "../helpers/temp";
@@ -66,28 +65,6 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number, what
 /** Postgres: the NOTIFY at commit. SQLite: the other process checks the file's data version every second. */
 const bound = () => (server.database.dialect === "postgres" ? 1_000 : 2_500);
 
-async function insertDomain(hostname: string, primary: boolean) {
-  const now = isoNow();
-  await server.db
-    .insertInto("site_domains")
-    .values({
-      id: newId(),
-      workspace_id: workspaceId,
-      hostname,
-      token: `atrium-verify-${newId()}`,
-      status: "verified",
-      is_primary: primary ? 1 : 0,
-      redirect_path: 0,
-      diagnostics: "[]",
-      last_checked_at: now,
-      next_check_at: null,
-      verified_at: now,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-}
-
 const domains = () => domainsOf(server.atrium.runtime.services.customDomains, workspaceId);
 
 beforeAll(async () => {
@@ -110,8 +87,8 @@ beforeAll(async () => {
     .executeTakeFirstOrThrow();
   workspaceId = workspace.id;
   // Written before the second process starts: its first registry load has both.
-  await insertDomain(SHOP, true);
-  await insertDomain(WWW, false);
+  await insertVerifiedDomain(server, workspaceId, SHOP, { invalidate: false });
+  await insertVerifiedDomain(server, workspaceId, WWW, { primary: false, invalidate: false });
   other = await spawnBuiltServer(server.database, {
     FILES_DIR: files.path,
     PUBLIC_URL: DEPLOYMENT,

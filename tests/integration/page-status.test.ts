@@ -4,9 +4,8 @@
  * (the same answer in words, another workspace's site kept out, "Refresh now" for admins only, audited).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isoNow } from "~/lib/clock.server";
-import { newId } from "~/lib/ids.server";
 import { Client, addMember, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
+import { insertVerifiedDomain } from "../helpers/domains";
 import { startServer, type TestServer } from "../helpers/server";
 
 const SLUG = `status-${Math.random().toString(36).slice(2, 7)}`;
@@ -347,26 +346,7 @@ describe("/settings/page-status", () => {
 
 describe("a site on its custom domain", () => {
   beforeAll(async () => {
-    const now = isoNow();
-    await server.db
-      .insertInto("site_domains")
-      .values({
-        id: newId(),
-        workspace_id: workspaceId,
-        hostname: DOMAIN,
-        token: `atrium-verify-${newId()}`,
-        status: "verified",
-        is_primary: 1,
-        redirect_path: 0,
-        diagnostics: "[]",
-        last_checked_at: now,
-        next_check_at: null,
-        verified_at: now,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    server.atrium.runtime.services.siteDomains.invalidate();
+    await insertVerifiedDomain(server, workspaceId, DOMAIN);
   });
 
   it("routing-test resolves the domain's path to the site's page", async () => {

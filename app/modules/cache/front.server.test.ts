@@ -71,7 +71,7 @@ async function harness(
   return { base, store, logs, renders: () => renders };
 }
 
-const BODY = `<!doctype html><title>Acme</title>${"<p>Lorem ipsum dolor sit amet.</p>".repeat(40)}`;
+const BODY = `<!doctype html><title>Acme</title>${"<p>Fresh sourdough every morning from seven.</p>".repeat(40)}`;
 
 /** A cacheable page tagged by its path's first segment, as the site routes declare through publicCacheHeaders. */
 const cacheable =
