@@ -7,10 +7,13 @@
  *   connection fails, it cannot know what it missed, so the cache is emptied and refuses to store until the
  *   connection listens again (then emptied once more: renders during the gap may have read what a lost
  *   notification made old).
- * - SQLite: one server process; writes it makes purge in place. Another process (the CLI) writing to the same
- *   file is noticed through `PRAGMA data_version`, which changes on a connection when any *other* connection
- *   commits: polled on the app's two connections (Kysely's and the side client), a change seen by both is a
- *   commit by neither, i.e. by another process, and the cache is emptied.
+ * - SQLite: `announce` inserts the tags into `cache_purges` inside the writing transaction, the same unit of
+ *   work as the write: a rolled-back write leaves no row. Every process sharing the file (the CLI, a second
+ *   server) polls for the rows past the last one it saw, every half second on the app's own connection, skips
+ *   its own and purges the others' tags: the same purge as Postgres's, by tag, within a second. Rows older
+ *   than ten minutes are deleted by the next announcement. A poll that fails means purges may be missed:
+ *   the cache is emptied and stores nothing until a poll succeeds again (then emptied once more), as when
+ *   Postgres's listening connection is lost.
  */
 import { sql, type Kysely } from "kysely";
 import pg from "pg";
@@ -68,34 +71,79 @@ export function openPurgeBus(
   handle: DatabaseHandle,
   options: { url: string; origin: string; pollMs?: number },
 ): PurgeBus {
-  return handle.dialect === "postgres" ? postgresBus(options) : sqliteBus(handle, options.pollMs ?? 1_000);
+  return handle.dialect === "postgres"
+    ? postgresBus(options)
+    : sqliteBus(handle, options.origin, options.pollMs ?? 500);
 }
 
-function sqliteBus(handle: DatabaseHandle, pollMs: number): PurgeBus {
+/** How long a purge row is kept: far past any poll, so a reader never misses one it should have seen. */
+const SQLITE_PURGE_RETENTION_MS = 10 * 60_000;
+
+function sqliteBus(handle: DatabaseHandle, origin: string, pollMs: number): PurgeBus {
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
   return {
-    announce: async () => {},
+    async announce(trx, tags) {
+      const now = new Date();
+      await trx
+        .insertInto("cache_purges")
+        .values({ origin, tags: JSON.stringify(tags), created_at: now.toISOString() })
+        .execute();
+      await trx
+        .deleteFrom("cache_purges")
+        .where("created_at", "<", new Date(now.getTime() - SQLITE_PURGE_RETENTION_MS).toISOString())
+        .execute();
+    },
     listenerPid: () => null,
     start(handlers) {
-      // Absent on an in-memory database, which is this process's alone.
-      const main = handle.dataVersion;
-      if (!main) return;
-      const side = handle.sideClient();
-      if (side.dialect !== "sqlite") return;
-      const sideVersion = () => side.client.pragma("data_version", { simple: true }) as number;
-      let last = { main: main(), side: sideVersion() };
-      timer = setInterval(() => {
+      const { db } = handle;
+      let last: number | undefined;
+      let failing = false;
+      const poll = async () => {
         try {
-          const now = { main: main(), side: sideVersion() };
-          if (now.main !== last.main && now.side !== last.side) handlers.clear("another process wrote to the database");
-          last = now;
+          if (last === undefined) {
+            const top = await db
+              .selectFrom("cache_purges")
+              .select((eb) => eb.fn.max("seq").as("seq"))
+              .executeTakeFirst();
+            last = Number(top?.seq ?? 0);
+          }
+          const rows = await db
+            .selectFrom("cache_purges")
+            .select(["seq", "origin", "tags"])
+            .where("seq", ">", last)
+            .orderBy("seq")
+            .execute();
+          for (const row of rows) {
+            last = row.seq;
+            if (row.origin !== origin) handlers.purge(JSON.parse(row.tags) as string[]);
+          }
+          if (failing) {
+            failing = false;
+            handlers.clear("the purge log is readable again: purges may have been missed meanwhile");
+            handlers.listening(true);
+          }
         } catch (error) {
-          handlers.error(error, "page cache: reading the database's data_version failed");
+          if (stopped) return;
+          if (!failing) {
+            failing = true;
+            handlers.listening(false);
+            handlers.clear("the purge log could not be read");
+          }
+          handlers.error(error, "page cache: reading the purge log failed");
         }
-      }, pollMs);
-      timer.unref();
+      };
+      const tick = () => {
+        if (stopped) return;
+        timer = setTimeout(() => void poll().finally(tick), pollMs);
+        timer.unref();
+      };
+      void poll().finally(tick);
     },
-    stop: async () => clearInterval(timer),
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
   };
 }
 

@@ -27,11 +27,6 @@ export interface DatabaseHandle {
    * read-only volume), which a `select 1` would never notice.
    */
   probeWrite(): Promise<void>;
-  /**
-   * SQLite on a file: `PRAGMA data_version` of the app's own connection, which changes when another
-   * connection commits (the page cache's bus notices the CLI's writes with it). Undefined otherwise.
-   */
-  dataVersion?: () => number;
   close(): Promise<void>;
 }
 
@@ -124,7 +119,6 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
         await sql`select 1`.execute(db);
       },
       probeWrite: () => probeWrite(db),
-      dataVersion: path === ":memory:" ? undefined : () => client.pragma("data_version", { simple: true }) as number,
       close: once(async () => {
         await db.destroy();
         if (side?.open) side.close();

@@ -10,6 +10,7 @@ import type { AccountsTables } from "./schema/accounts";
 import type { ApiKeysTables } from "./schema/api-keys";
 import type { AuditTables } from "./schema/audit";
 import type { AuthTables } from "./schema/auth";
+import type { CacheTables } from "./schema/cache";
 import type { ContactsTables } from "./schema/contacts";
 import type { DomainsTables } from "./schema/domains";
 import type { FilesTables } from "./schema/files";
@@ -43,6 +44,7 @@ export interface Database
     ContactsTables,
     OAuthTables,
     HealthTables,
+    CacheTables,
     FilesTables,
     SitesBrandingTables,
     SitesPagesTables,
@@ -56,6 +58,7 @@ export interface Database
 export * from "./schema/accounts";
 export * from "./schema/api-keys";
 export * from "./schema/audit";
+export * from "./schema/cache";
 export * from "./schema/auth";
 export * from "./schema/contacts";
 export * from "./schema/domains";

@@ -23,6 +23,7 @@ import * as m0021 from "./0021-sites-discovery";
 import * as m0022 from "./0022-sites-access";
 import * as m0023 from "./0023-domains";
 import * as m0024 from "./0024-webhook-receivers";
+import * as m0025 from "./0025-cache-purges";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   "0022-sites-access": m0022,
   "0023-domains": m0023,
   "0024-webhook-receivers": m0024,
+  "0025-cache-purges": m0025,
 };

@@ -62,8 +62,8 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number, what
   }
 }
 
-/** Postgres: the NOTIFY at commit. SQLite: the other process checks the file's data version every second. */
-const bound = () => (server.database.dialect === "postgres" ? 1_000 : 2_500);
+/** Postgres: the NOTIFY at commit. SQLite: the other process polls the purge log every half second. */
+const bound = () => 1_000;
 
 const domains = () => domainsOf(server.atrium.runtime.services.customDomains, workspaceId);
 

@@ -165,7 +165,7 @@ function hostCheck(services: Pick<AppServices, "env">): (host: string) => boolea
 
 /**
  * For a process that writes but serves no page (the CLI): its purges are announced to the running servers
- * (Postgres NOTIFY at commit; on SQLite the server notices the write itself through data_version) and purge
+ * (Postgres NOTIFY at commit; on SQLite a row of the purge log the servers poll) and purge
  * nothing here.
  */
 export function registerAnnouncingPurger(handle: DatabaseHandle, databaseUrl: string): void {

@@ -15,7 +15,8 @@ import type { Db } from "~db/client";
 export interface CachePurger {
   /**
    * Inside the writing transaction, so it takes effect exactly at commit: on Postgres a NOTIFY every node
-   * receives (a rolled-back write announces nothing); on SQLite nothing (one node). Also queues the outbound
+   * receives; on SQLite a row of `cache_purges` every process polls (a rolled-back write announces nothing either
+   * way). Also queues the outbound
    * purge hook's job, when there is one (./hook.server.ts).
    */
   announce(trx: Kysely<Database>, tags: readonly string[]): Promise<void>;
