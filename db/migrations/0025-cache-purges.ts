@@ -20,3 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     created_at text not null
   )`.execute(db);
 }
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable("cache_purges").execute();
+}

@@ -164,6 +164,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
       "0022-sites-access",
       "0023-domains",
       "0024-webhook-receivers",
+      "0025-cache-purges",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
@@ -180,6 +181,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0025-cache-purges Success",
       "Down 0024-webhook-receivers Success",
       "Down 0023-domains Success",
       "Down 0022-sites-access Success",
