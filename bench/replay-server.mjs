@@ -7,7 +7,14 @@ import { createServer } from "node:http";
 
 const { status, headers, body } = JSON.parse(readFileSync(process.env.REPLAY_FILE, "utf8"));
 const bytes = Buffer.from(body, "base64");
+// REPLAY_HEADERS=body: only the headers that describe the bytes, so the body's share and the headers' share of the
+// answer's cost can be told apart.
+const DESCRIBING = new Set(["content-type", "content-length", "content-encoding"]);
+const sent =
+  process.env.REPLAY_HEADERS === "body"
+    ? Object.fromEntries(Object.entries(headers).filter(([name]) => DESCRIBING.has(name.toLowerCase())))
+    : headers;
 createServer((_req, res) => {
-  res.writeHead(status, headers);
+  res.writeHead(status, sent);
   res.end(bytes);
 }).listen(Number(process.env.PORT), "127.0.0.1");
