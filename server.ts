@@ -17,6 +17,7 @@ import helmet from "helmet";
 import type { Logger } from "pino";
 import type { ViteDevServer } from "vite";
 import type { AppRuntime, RequestScope } from "./app/lib/context";
+import { memoized } from "./app/lib/memo";
 import type { BootstrapOptions } from "./app/bootstrap.server";
 
 const OAUTH_CLIENT_ENDPOINTS = /^\/oauth\/(token|revoke|introspect)$/;
@@ -27,8 +28,8 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 const HOST =
   /^(?:[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
 
-function isValidHost(value: string | undefined): boolean {
-  const match = value === undefined ? null : HOST.exec(value);
+function checkHost(value: string): boolean {
+  const match = HOST.exec(value);
   if (!match) return false;
   if (match[1] !== undefined && Number(match[1]) > 65_535) return false;
   try {
@@ -37,6 +38,12 @@ function isValidHost(value: string | undefined): boolean {
   } catch {
     return false;
   }
+}
+
+/** Every request asks this of its Host header, and the page cache's hit path asks it again: remembered. */
+const isValidHostName = memoized(checkHost);
+function isValidHost(value: string | undefined): boolean {
+  return value !== undefined && isValidHostName(value);
 }
 
 /**

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { Logger } from "pino";
+import { memoized } from "~/lib/memo";
 import { cookiesBypass } from "./cookies";
 import { CACHE_TAG_HEADER, CACHE_UNTIL_HEADER, CACHE_VARY_QUERY_HEADER } from "./headers";
 import {
@@ -72,9 +73,8 @@ function firstValue(value: string | string[] | undefined): string | undefined {
 }
 
 /** The encoding to send: br, then gzip, when the client accepts it (q > 0) and the store has the copy. */
-function chooseEncoding(accept: string | string[] | undefined, entry: StoredAnswer): "br" | "gzip" | null {
-  if (!accept || (!entry.br && !entry.gzip)) return null;
-  const text = Array.isArray(accept) ? accept.join(",") : accept;
+/** Which of the encodings the cache keeps an `Accept-Encoding` value accepts (remembered: browsers send a few). */
+const acceptedEncodings = memoized((text: string): { br: boolean; gzip: boolean } => {
   let br = false;
   let gzip = false;
   for (const part of text.split(",")) {
@@ -84,6 +84,12 @@ function chooseEncoding(accept: string | string[] | undefined, entry: StoredAnsw
     if (name === "br") br = true;
     else if (name === "gzip" || name === "x-gzip" || name === "*") gzip = true;
   }
+  return { br, gzip };
+});
+
+function chooseEncoding(accept: string | string[] | undefined, entry: StoredAnswer): "br" | "gzip" | null {
+  if (!accept || (!entry.br && !entry.gzip)) return null;
+  const { br, gzip } = acceptedEncodings(Array.isArray(accept) ? accept.join(",") : accept);
   if (br && entry.br) return "br";
   if (gzip && entry.gzip) return "gzip";
   return null;

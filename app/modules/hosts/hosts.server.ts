@@ -14,6 +14,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { Env } from "~/lib/env.server";
 import { HttpError } from "~/lib/http.server";
+import { memoized } from "~/lib/memo";
 
 /** A name this deployment serves, and the origin links use on a request for it. */
 export interface ServedHost {
@@ -38,14 +39,15 @@ export interface DeploymentHosts {
 }
 
 /** `Host` as compared: the lower-case name (IPv6 in brackets), without port or trailing dot; null if none. */
-export function hostnameOf(host: string): string | null {
+export const hostnameOf: (host: string) => string | null = memoized((host) => {
+  // WHATWG URL parsing is the rule browsers apply; remembered, since every request asks it of its Host header.
   try {
     const { hostname } = new URL(`http://${host}/`);
     return hostname.replace(/\.$/, "") || null;
   } catch {
     return null;
   }
-}
+});
 
 /** localhost and its subdomains (RFC 6761 §6.3), 127.0.0.0/8, ::1. */
 export function isLoopback(hostname: string): boolean {
