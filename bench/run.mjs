@@ -718,7 +718,7 @@ function goalLines(results) {
   for (const r of results.filter((result) => result.replay && replay)) {
     lines.push(
       `- ${r.name}: ${(r.rps / replay.rps).toFixed(2)}× ${BASELINES.replay.name} (the same headers and bytes: what the ` +
-        "cache's lookup, headers and log line cost; the rest of the gap to node:http is the answer's size)",
+        "cache's lookup, headers and log line cost; the rest of the gap to node:http is the answer itself)",
     );
   }
   const body = results.find((r) => r.name === BASELINES.replayBody.name);
@@ -765,7 +765,8 @@ measured moments earlier under the same conditions. The baselines are the shared
 \`../shared/perf\`, not Atrium. "ratio vs node:http" is the share of a plain Node server's throughput (a fixed page
 of about 2 KB with two headers) that an endpoint keeps. A cached page is also compared with plain node:http sending
 that page's recorded answer (its 3–4 KB compressed body and its ~20 security, cache and id headers): most of the
-gap to the reference is the answer's size, which the load generator on the same two cores has to read. "ratio vs bare Remix route" (resource routes, against the reference's \`/api/live\`)
+gap to the reference is that answer (Node writing ~20 headers, and the load generator on the same two cores reading
+them and the body), and the second replay, with the body alone, tells the headers' share from the body's. "ratio vs bare Remix route" (resource routes, against the reference's \`/api/live\`)
 and "ratio vs bare Remix page" (the public page, against the reference's server-rendered \`/demo\`) show what Atrium
 costs on top of Express and Remix with nothing else: its middleware, bootstrap and the endpoint's own work; the
 liveness row is that pipeline alone. Latencies are whole milliseconds (autocannon's histogram resolution; 0 means
