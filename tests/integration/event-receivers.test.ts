@@ -231,6 +231,27 @@ describe("each family changes the public site at the next request", () => {
     expect((await sendEvent("settings", event("settings.updated", { noindex: false }))).status).toBe(200);
   });
 
+  it("settings.updated applies all of its parts or none: a policy refused after the profile leaves both unsaved", async () => {
+    expect((await cachedPage()).html).not.toContain("Half saved");
+    const refused = await sendEvent(
+      "settings",
+      event("settings.updated", {
+        profile: { tagline: "Half saved" },
+        noindex: true,
+        // Passes the event's schema; the policies module refuses raw HTML in its own check, after the profile.
+        policies: { terms: { title: "Terms", markdown: "Read <b>this</b>.", published: true } },
+      }),
+    );
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain("Remove the HTML");
+    // Rendered from the database (a query no page declares passes the cache by): nothing of the event is there.
+    const html = (await publicPage("?rendered=now")).html;
+    expect(html).toContain("<footer");
+    expect(html).not.toContain("Half saved");
+    expect(html).not.toContain('content="noindex"');
+    expect((await publicPage("/policies/terms?rendered=now")).status).toBe(404);
+  });
+
   it("page.published / page.unpublished: the page appears, then leaves the site", async () => {
     const pageId = await newPage("Opening hours", "opening-hours");
     expect((await publicPage("/opening-hours")).status).toBe(404);

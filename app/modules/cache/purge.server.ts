@@ -50,6 +50,9 @@ export async function writeAndPurge<T>(
   db: Db,
   work: (trx: Transaction<Database>, purge: (...tags: string[]) => void) => Promise<T>,
 ): Promise<T> {
+  // Inside `writeTogether`: its transaction already is the unit of work, and its commit purges.
+  const joined = together.get(db);
+  if (joined) return work(db as Transaction<Database>, (...more) => more.forEach((tag) => joined.add(tag)));
   const tags = new Set<string>();
   const purger = purgers.get(db);
   const result = await db.transaction().execute(async (trx) => {
@@ -61,8 +64,32 @@ export async function writeAndPurge<T>(
   return result;
 }
 
+/**
+ * Several module functions' writes as one unit of work: `work` calls them with `trx` as their database, their
+ * `writeAndPurge` and `purgeTags` join this transaction instead of opening their own, and the tags they name are
+ * purged once, if and when it commits. For a change made of parts (an event naming several settings): all of
+ * them or none.
+ */
+export async function writeTogether<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const tags = new Set<string>();
+  const purger = purgers.get(db);
+  const result = await db.transaction().execute(async (trx) => {
+    together.set(trx, tags);
+    const value = await work(trx);
+    if (purger && tags.size) await purger.announce(trx, [...tags]);
+    return value;
+  });
+  if (purger && tags.size) purger.purged([...tags]);
+  return result;
+}
+
+/** The tags named so far by the writes inside each `writeTogether` transaction. */
+const together = new WeakMap<Db, Set<string>>();
+
 /** After a write that committed on its own (a single statement): announce and purge at once. */
 export async function purgeTags(db: Db, tags: readonly string[]): Promise<void> {
+  const joined = together.get(db);
+  if (joined) return void tags.forEach((tag) => joined.add(tag));
   const purger = purgers.get(db);
   if (!purger || tags.length === 0) return;
   await purger.announce(db, tags);

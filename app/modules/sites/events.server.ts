@@ -14,6 +14,7 @@ import { policiesOf } from "./policies.server";
 import { POLICY_KINDS, type PolicyKind } from "./policy-kinds";
 import { ProfileInput, profileInputOf, profileOf } from "./profile.server";
 import { discoveryOf } from "~/modules/discovery/discovery.server";
+import { writeTogether } from "~/modules/cache/purge.server";
 import { defineEventFamily, eventEnvelope } from "~/modules/events/family";
 import { siteAccessOf } from "~/modules/site-access/visibility.server";
 
@@ -139,20 +140,23 @@ export const settingsEvents = defineEventFamily({
   },
   async apply({ db }, workspace, event) {
     const { profile, policies, visibility, noindex } = event.data;
-    if (profile) {
-      const repo = profileOf(db, workspace.id);
-      const current = profileInputOf(await repo.get());
-      await repo.save(null, {
-        ...current,
-        ...profile,
-        address: { ...current.address, ...profile.address } as typeof current.address,
-      });
-    }
-    for (const [kind, policy] of Object.entries(policies ?? {})) {
-      if (policy) await policiesOf(db, workspace.id).save(null, kind as PolicyKind, policy);
-    }
-    if (visibility === "public") await siteAccessOf(db, workspace.id).makePublic(null);
-    if (noindex !== undefined) await discoveryOf(db, workspace.id).saveSite(NO_ACTOR, { noindex });
+    // All parts or none: a policy the module refuses leaves the profile saved before it unsaved too.
+    await writeTogether(db, async (trx) => {
+      if (profile) {
+        const repo = profileOf(trx, workspace.id);
+        const current = profileInputOf(await repo.get());
+        await repo.save(null, {
+          ...current,
+          ...profile,
+          address: { ...current.address, ...profile.address } as typeof current.address,
+        });
+      }
+      for (const [kind, policy] of Object.entries(policies ?? {})) {
+        if (policy) await policiesOf(trx, workspace.id).save(null, kind as PolicyKind, policy);
+      }
+      if (visibility === "public") await siteAccessOf(trx, workspace.id).makePublic(null);
+      if (noindex !== undefined) await discoveryOf(trx, workspace.id).saveSite(NO_ACTOR, { noindex });
+    });
   },
 });
 
