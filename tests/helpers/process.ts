@@ -49,3 +49,21 @@ export async function spawnBuiltServer(database: TestDatabase, env: Record<strin
   }
   return { url, child, output: () => output, mailbox };
 }
+
+/** A command of `scripts/launch.mjs` (`migrate`, `seed`, `admin …`) as a self-hoster runs it, against a database. */
+export function runCommand(
+  databaseUrl: string,
+  command: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["scripts/launch.mjs", command, ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}

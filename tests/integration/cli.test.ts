@@ -1,9 +1,9 @@
 /** The self-hoster's commands, run as they would be: `npm run admin -- …` against a database. */
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrations } from "~db/migrations";
 import { freshDatabase, type TestDatabase } from "../helpers/database";
 import { Client, PASSWORD } from "../helpers/client";
+import { runCommand } from "../helpers/process";
 import { startServer } from "../helpers/server";
 
 let database: TestDatabase;
@@ -12,18 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-function run(command: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["scripts/launch.mjs", command, ...args], {
-      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "silent" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const run = (command: string, ...args: string[]) => runCommand(database.url, command, ...args);
 
 describe("npm run db:migrate and db:seed", () => {
   it("migrates, then seeds the demo only into an empty database", async () => {

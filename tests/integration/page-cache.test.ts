@@ -9,7 +9,6 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { spawn } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client";
@@ -19,6 +18,7 @@ import { verifyWebhook } from "../../app/modules/webhooks/standard-webhooks.serv
 import { IMMUTABLE_CACHE_CONTROL } from "../../app/modules/cache/headers";
 import { createWorkspace, signUp, type Client } from "../helpers/client";
 import { freshDatabase, type TestDatabase } from "../helpers/database";
+import { runCommand } from "../helpers/process";
 import { startServer, type TestServer } from "../helpers/server";
 
 const PUBLIC_URL = "https://atrium.example.test";
@@ -32,18 +32,6 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-/** `npm run admin -- …` as a self-hoster runs it, against the servers' database. */
-function runAdmin(databaseUrl: string, ...args: string[]): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["scripts/launch.mjs", "admin", ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
-    });
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code: code ?? -1, stderr }));
-  });
 }
 
 const stats = (server: TestServer) => server.atrium.runtime.services.pageCache.stats();
@@ -304,7 +292,7 @@ describe("page cache across servers sharing the database", () => {
     const host = new URL(two.url).host;
     await fetch(`${two.url}${page}`);
     expect(two.atrium.runtime.services.pageCache.inspect(host, page)).not.toBeNull();
-    const cli = await runAdmin(database.url, "users:suspend", signedUp.email);
+    const cli = await runCommand(database.url, "admin", "users:suspend", signedUp.email);
     expect(cli.code, cli.stderr).toBe(0);
     await until(() => two.atrium.runtime.services.pageCache.inspect(host, page) === null, "the CLI's purge", 1_000);
     expect((await fetch(`${two.url}/${slug}`)).status).toBe(503);

@@ -50,18 +50,10 @@ export async function writeAndPurge<T>(
   db: Db,
   work: (trx: Transaction<Database>, purge: (...tags: string[]) => void) => Promise<T>,
 ): Promise<T> {
-  // Inside `writeTogether`: its transaction already is the unit of work, and its commit purges.
   const joined = together.get(db);
-  if (joined) return work(db as Transaction<Database>, (...more) => more.forEach((tag) => joined.add(tag)));
-  const tags = new Set<string>();
-  const purger = purgers.get(db);
-  const result = await db.transaction().execute(async (trx) => {
-    const value = await work(trx, (...more) => more.forEach((tag) => tags.add(tag)));
-    if (purger && tags.size) await purger.announce(trx, [...tags]);
-    return value;
-  });
-  if (purger && tags.size) purger.purged([...tags]);
-  return result;
+  // On its own, a write is a unit of work of one: the same transaction, announcement and purge.
+  if (!joined) return writeTogether(db, (trx) => writeAndPurge(trx, work));
+  return work(db as Transaction<Database>, (...more) => more.forEach((tag) => joined.add(tag)));
 }
 
 /**
