@@ -12,6 +12,7 @@ import type { AuditTables } from "./schema/audit";
 import type { AuthTables } from "./schema/auth";
 import type { CacheTables } from "./schema/cache";
 import type { ContactsTables } from "./schema/contacts";
+import type { CustomersTables } from "./schema/customers";
 import type { DomainsTables } from "./schema/domains";
 import type { FilesTables } from "./schema/files";
 import type { HealthTables } from "./schema/health";
@@ -42,6 +43,7 @@ export interface Database
     WebhooksTables,
     MailTables,
     ContactsTables,
+    CustomersTables,
     OAuthTables,
     HealthTables,
     CacheTables,
@@ -59,6 +61,7 @@ export * from "./schema/accounts";
 export * from "./schema/api-keys";
 export * from "./schema/audit";
 export * from "./schema/cache";
+export * from "./schema/customers";
 export * from "./schema/auth";
 export * from "./schema/contacts";
 export * from "./schema/domains";

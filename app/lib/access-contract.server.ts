@@ -28,6 +28,19 @@ export const ACCESS_CONTRACT: readonly ContractRow[] = [
     caller: "customer",
     credential: "site by host/header/query; customer session or manage token",
   },
+  {
+    prefix: /^\/(auth|portal)\/callback$/,
+    caller: "customer",
+    credential: "the e-mailed link's token (sign-in challenge or manage token), for its own site",
+  },
+  {
+    // Under a site's slug: never a console section, the API or the OAuth provider.
+    prefix: new RegExp(
+      `^/(?!(?:${[...CONSOLE_SEGMENTS, "api", "oauth", "auth", "portal"].join("|")})/)[^/]+/(?:login|logout|account|profile|tickets|saved|orders|billing)(?:/|$)`,
+    ),
+    caller: "customer",
+    credential: "the site's customer session, or a manage token for one record; login: none",
+  },
   // The person approving an app signs in as the operator they are; the app itself is the integrator.
   { prefix: /^\/oauth\/authorize$/, caller: "operator", credential: "operator session and consent" },
   {

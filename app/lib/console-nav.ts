@@ -49,8 +49,11 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
     ],
   },
   {
-    label: "Inbox",
-    entries: [{ label: "Inbox", to: "/inbox", scope: "workspace" }],
+    label: "Customers",
+    entries: [
+      { label: "Customers", to: "/customers", end: true, scope: "workspace" },
+      { label: "Inbox", to: "/inbox", scope: "workspace" },
+    ],
   },
   {
     label: "Automation",

@@ -58,6 +58,18 @@ export const EnvSchema = z.object({
   AUTH_THROTTLE_WINDOW_MINUTES: int(15, 1),
   SIGNUPS_PER_ADDRESS_PER_HOUR: int(10, 1),
   CONTACT_MESSAGES_PER_ADDRESS_PER_HOUR: int(5, 1),
+  /** A customer's session on a site ends after this long unused (ADR 029). */
+  CUSTOMER_SESSION_IDLE_DAYS: int(30, 1),
+  /** …and this long after sign-in, used or not. */
+  CUSTOMER_SESSION_MAX_DAYS: int(90, 1),
+  /** Sign-in codes a site sends to one e-mail address per hour (each is an e-mail). */
+  CUSTOMER_CODES_PER_EMAIL_PER_HOUR: int(5, 1),
+  /** Sign-in codes one client address may ask a site for per hour, whatever the e-mail. */
+  CUSTOMER_CODES_PER_ADDRESS_PER_HOUR: int(20, 1),
+  /** Requests to /api/v1/* per client address per minute (per site). */
+  CUSTOMER_API_PER_ADDRESS_PER_MINUTE: int(300, 1),
+  /** Requests to /api/v1/* per signed-in customer per minute. */
+  CUSTOMER_API_PER_CUSTOMER_PER_MINUTE: int(120, 1),
   /** New share images (`/{site}/og-image` renders; cached images are free) per client address per minute. */
   OG_RENDERS_PER_ADDRESS_PER_MINUTE: int(30, 1),
   /** Calls of the public `/api/routing-test` per client address per minute. */

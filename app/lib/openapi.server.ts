@@ -160,6 +160,22 @@ const SECURITY_SCHEMES: Record<string, Json> = {
     name: "atrium_session",
     description: "The console's session (`__Host-atrium_session` over HTTPS), for the console's own calls",
   },
+  customerSession: {
+    type: "apiKey",
+    in: "cookie",
+    name: "atrium_customer_{site}",
+    description:
+      "A customer's session on one site (ADR 029): `atrium_customer_{site slug}` on the deployment's host, " +
+      "`atrium_customer` on the site's own domain (`__Host-` prefixed over HTTPS). Unsafe requests it " +
+      "authenticates must come from the site's own origin.",
+  },
+  customerBearer: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "A customer access token from `POST /api/v1/auth/token` (the same e-mailed code as the site's sign-in), " +
+      "for a site's own app. Valid on its site only.",
+  },
 };
 
 /**
@@ -173,8 +189,13 @@ const CALLERS: Partial<Record<CallerType, { security: Json[]; errors: number[]; 
   // Rate-limited per trigger when the owner's plan limits triggers (ADR 010, "Limits").
   trigger: { security: [{ sopTimestamp: [], sopSignature: [] }], errors: [401, 404, 429], rateLimited: true },
   operator: { security: [{ bearer: [] }, { consoleSession: [] }], errors: [401, 403, 429] },
-  // The site by header or query (no credential yet): unknown site 404, suspended owner 403.
-  customer: { security: [], errors: [403, 404] },
+  // The site by host, header or query: unknown site 404, suspended owner 403; counted per client address and
+  // customer (429). Private routes add 401 and need one of the customer credentials; public ones take none.
+  customer: {
+    security: [{}, { customerSession: [] }, { customerBearer: [] }],
+    errors: [403, 404, 429],
+    rateLimited: true,
+  },
 };
 
 const STATUS_TEXT: Record<number, string> = { 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content" };

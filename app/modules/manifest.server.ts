@@ -7,6 +7,7 @@ import type { AtriumModule } from "~/lib/module";
 import { authModule } from "./auth/module.server";
 import { cacheModule } from "./cache/module.server";
 import { contactsModule } from "./contacts/module.server";
+import { customersModule } from "./customers/module.server";
 import { indexNowModule } from "./discovery/indexnow-module.server";
 import { domainsModule } from "./domains/module.server";
 import { eventsModule } from "./events/module.server";
@@ -35,6 +36,7 @@ export const MODULES: readonly AtriumModule[] = [
   filesModule,
   sitesModule,
   contactsModule,
+  customersModule,
   indexNowModule,
   eventsModule,
   // Last: it starts once every module's handlers exist, and stops first, so no job is still running on a

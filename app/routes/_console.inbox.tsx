@@ -1,14 +1,16 @@
-// /inbox — messages visitors sent through the site's contact form, newest first, unread marked; each opens
-// at /inbox/{id}. Every member reads the inbox.
+// /inbox — the workspace's support requests (tickets) and contact-form messages in one list, newest activity
+// first, unread marked. Filters: all, tickets by status, assigned to me or to nobody, messages. A ticket opens at
+// /inbox/tickets/{id}, a message at /inbox/{id}. Every member reads the inbox.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { now } from "~/lib/clock.server";
 import { pageCount, pageOf } from "~/lib/pagination.server";
 import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
-import { contactMessagesOf } from "~/modules/contacts/messages.server";
-import { excerpt, receivedAt, receivedShort } from "~/console/inbox-format";
+import { inboxOf, type InboxFilter } from "~/modules/customers/inbox.server";
 import { profileOf } from "~/modules/sites/profile.server";
-import { now } from "~/lib/clock.server";
+import { excerpt, receivedAt, receivedShort } from "~/console/inbox-format";
+import { INBOX_FILTERS, INBOX_STATUS_LABELS, type InboxFilterName } from "~/console/inbox-filters";
 import { Pager } from "~/ui/pager";
 import consoleContactCss from "~/styles/console-contact.css?url";
 
@@ -17,76 +19,130 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: consoleCon
 
 const PAGE_SIZE = 25;
 
+function filterOf(name: InboxFilterName, userId: string): InboxFilter {
+  switch (name) {
+    case "open":
+    case "pending":
+    case "closed":
+      return { kind: "ticket", status: name };
+    case "mine":
+      return { kind: "ticket", assignee: userId };
+    case "unassigned":
+      return { kind: "ticket", assignee: "none", status: "open" };
+    case "messages":
+      return { kind: "message" };
+    default:
+      return {};
+  }
+}
+
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
-  const { workspace } = await requireWorkspace(request, context, "viewer");
-  const messages = contactMessagesOf(context.services.db, workspace.id);
+  const { session, workspace } = await requireWorkspace(request, context, "viewer");
+  const asked = new URL(request.url).searchParams.get("show") ?? "all";
+  const show = (INBOX_FILTERS.some((f) => f.name === asked) ? asked : "all") as InboxFilterName;
+  const inbox = inboxOf(context.services.db, workspace.id);
+  const filter = filterOf(show, session.user.id);
   const { page, ...window } = pageOf(request, PAGE_SIZE);
-  const [list, counts, profile] = await Promise.all([
-    messages.list(window),
-    messages.count(),
+  const [list, counts, open, profile] = await Promise.all([
+    inbox.list(filter, window),
+    inbox.count(filter),
+    inbox.count({ kind: "ticket", status: "open" }),
     profileOf(context.services.db, workspace.id).get(),
   ]);
   return {
     workspace: { name: workspace.name, slug: workspace.slug },
+    show,
     counts,
+    openTickets: open.total,
     page,
     pages: pageCount(counts.total, PAGE_SIZE),
-    messages: list.map((m) => ({
-      id: m.id,
-      name: m.name,
-      email: m.email,
-      excerpt: excerpt(m.message),
-      unread: !m.readAt,
-      receivedAt: receivedAt(m.createdAt, profile.timeZone),
-      receivedShort: receivedShort(m.createdAt, now(), profile.timeZone),
-      createdAt: m.createdAt,
+    items: list.map((item) => ({
+      ...item,
+      title: item.kind === "message" ? excerpt(item.title) : item.title,
+      receivedAt: receivedAt(item.at, profile.timeZone),
+      receivedShort: receivedShort(item.at, now(), profile.timeZone),
     })),
   };
 });
 
 export default function Inbox() {
-  const { workspace, counts, page, pages, messages } = useLoaderData<typeof loader>();
+  const { workspace, show, counts, openTickets, page, pages, items } = useLoaderData<typeof loader>();
+  const current = INBOX_FILTERS.find((f) => f.name === show)!;
   return (
     <>
       <h1>Inbox</h1>
       <p className="page-intro">
-        {counts.total === 0
-          ? `Messages visitors send through the contact form of ${workspace.name}'s site.`
-          : `${counts.total.toLocaleString("en")} message${counts.total === 1 ? "" : "s"}, ${counts.unread.toLocaleString("en")} unread. Visitors write through the contact form of ${workspace.name}'s site.`}
+        Support requests your customers open from {workspace.name}'s site, and messages sent through its contact form.
+        {openTickets > 0
+          ? ` ${openTickets.toLocaleString("en")} request${openTickets === 1 ? " is" : "s are"} waiting for an answer.`
+          : ""}
       </p>
-      {messages.length === 0 ? (
+      <nav className="inbox-filters" aria-label="Show">
+        <ul>
+          {INBOX_FILTERS.map((f) => (
+            <li key={f.name}>
+              <Link
+                to={f.name === "all" ? "/inbox" : `/inbox?show=${f.name}`}
+                aria-current={f.name === show ? "page" : undefined}
+              >
+                {f.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <p className="inbox-summary">
+        {counts.total.toLocaleString("en")} {counts.total === 1 ? "item" : "items"}
+        {counts.unread > 0 ? `, ${counts.unread.toLocaleString("en")} unread` : ""}
+      </p>
+      {items.length === 0 ? (
         <div className="empty">
-          <p>
-            <strong>No messages yet.</strong> When someone writes to you through your site's contact page, their message
-            appears here.
-          </p>
-          <p>
-            Share your contact page — <a href={`/${workspace.slug}/contact`}>/{workspace.slug}/contact</a> — or add a
-            contact form to one of your pages.
-          </p>
+          {show === "all" ? (
+            <>
+              <p>
+                <strong>Nothing here yet.</strong> When a customer opens a support request from their account, or
+                someone writes through your site's contact page, it appears here.
+              </p>
+              <p>
+                Share your contact page — <a href={`/${workspace.slug}/contact`}>/{workspace.slug}/contact</a> — or your
+                customers' sign-in page — <a href={`/${workspace.slug}/login`}>/{workspace.slug}/login</a>.
+              </p>
+            </>
+          ) : (
+            <p>
+              <strong>{current.empty}</strong> <Link to="/inbox">Show everything</Link>
+            </p>
+          )}
         </div>
       ) : (
         <>
-          <ul className="inbox-list" aria-label="Messages, newest first">
-            {messages.map((m) => (
-              <li key={m.id} className={m.unread ? "inbox-unread" : undefined}>
-                <Link to={`/inbox/${m.id}`}>
+          <ul className="inbox-list" aria-label={`${current.label}, newest first`}>
+            {items.map((item) => (
+              <li key={`${item.kind}:${item.id}`} className={item.unread ? "inbox-unread" : undefined}>
+                <Link to={item.kind === "ticket" ? `/inbox/tickets/${item.id}` : `/inbox/${item.id}`}>
                   <span className="inbox-dot" aria-hidden="true" />
                   <span className="inbox-from">
-                    {m.unread ? <span className="visually-hidden">Unread: </span> : null}
-                    {m.name}
+                    {item.unread ? <span className="visually-hidden">Unread: </span> : null}
+                    {item.name || item.email}
                   </span>
                   <span className="inbox-excerpt">
-                    {m.excerpt} <span className="inbox-email">— {m.email}</span>
+                    {item.kind === "ticket" ? (
+                      <span className={`inbox-badge inbox-badge--${item.status}`}>
+                        #{item.number} {INBOX_STATUS_LABELS[item.status ?? "open"]}
+                      </span>
+                    ) : (
+                      <span className="inbox-badge inbox-badge--message">Message</span>
+                    )}{" "}
+                    {item.title} <span className="inbox-email">— {item.email}</span>
                   </span>
-                  <time className="inbox-date" dateTime={m.createdAt} title={m.receivedAt}>
-                    {m.receivedShort}
+                  <time className="inbox-date" dateTime={item.at} title={item.receivedAt}>
+                    {item.receivedShort}
                   </time>
                 </Link>
               </li>
             ))}
           </ul>
-          <Pager page={page} pages={pages} label="Inbox pages" />
+          <Pager page={page} pages={pages} label="Inbox pages" query={show === "all" ? {} : { show }} />
         </>
       )}
     </>

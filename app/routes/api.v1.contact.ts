@@ -1,5 +1,6 @@
 // POST /api/v1/contact?site={slug} (or X-Atrium-Site) — a visitor's message to the site's business, from the
-// contact form (a form post: 303 back to the site's contact page) or from a script (JSON: 201).
+// contact form (a form post: 303 back to the site's contact page) or from a script (JSON: 201); tied to the
+// site's signed-in customer when the request carries their session.
 import { linkBase } from "~/modules/sites/address.server";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
@@ -7,7 +8,7 @@ import { isDomainError, issuesOf } from "~/lib/errors";
 import { readForm } from "~/lib/forms.server";
 import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
-import { requireSite } from "~/modules/access/customer.server";
+import { siteWithOptionalCustomer } from "~/modules/access/customer.server";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { ContactMessageInput, contactMessagesOf } from "~/modules/contacts/messages.server";
 import { CONTACT_HONEYPOT, contactFormAnswer, type ContactFormError } from "~/site/contact-form-state";
@@ -35,7 +36,7 @@ export const loader = apiRoute({
     status: 201,
     errors: [400, 415, 429],
     handle: async ({ request, context }) => {
-      const site = await requireSite(request, context);
+      const { site, customer } = await siteWithOptionalCustomer(request, context);
       const { db, contactThrottle } = context.services;
       const messages = contactMessagesOf(db, site.workspace.id);
       const idempotencyKey = request.headers.get("idempotency-key")?.trim().slice(0, 200) || undefined;
@@ -46,7 +47,12 @@ export const loader = apiRoute({
         // the sender's allowance: a flaky connection must not turn one message into a 429.
         if (await messages.isRetry(idempotencyKey)) return;
         await contactThrottle.take(site.workspace.id, context.request.ip);
-        await messages.receive(input, { idempotencyKey, notify: { origin: await publicOrigin(request, context) } });
+        await messages.receive(input, {
+          idempotencyKey,
+          notify: { origin: await publicOrigin(request, context) },
+          // Tied to the signed-in customer of this site, when there is one (ADR 029); never to an id sent.
+          customerId: customer?.id ?? null,
+        });
         context.services.jobRunner.wake();
       };
 

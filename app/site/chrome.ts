@@ -76,6 +76,8 @@ export interface SiteChrome {
   year: number;
   /** schema.org objects (WebSite, LocalBusiness) the layout renders as JSON-LD. */
   jsonLd: object[];
+  /** The header links the customer portal (`{base}/account`); not on a protected site's unlock page. */
+  portal: boolean;
 }
 
 export const SITE_LAYOUT_ID = "routes/$site";

@@ -67,6 +67,17 @@ export function SiteFrame({ chrome, children }: { chrome: SiteChrome; children: 
               </details>
             </nav>
           ) : null}
+          {chrome.portal ? (
+            <a className="site-header__account" href={`${base}/account`}>
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+                <path
+                  d="M12 12a5 5 0 1 0 0-10 5 5 0 0 0 0 10Zm0 2c-4.42 0-8 2.24-8 5v1a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-1c0-2.76-3.58-5-8-5Z"
+                  fill="currentColor"
+                />
+              </svg>
+              <span>Account</span>
+            </a>
+          ) : null}
         </div>
       </header>
       <main id="content" className="site-main">

@@ -24,6 +24,7 @@ import * as m0022 from "./0022-sites-access";
 import * as m0023 from "./0023-domains";
 import * as m0024 from "./0024-webhook-receivers";
 import * as m0025 from "./0025-cache-purges";
+import * as m0026 from "./0026-customers";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   "0023-domains": m0023,
   "0024-webhook-receivers": m0024,
   "0025-cache-purges": m0025,
+  "0026-customers": m0026,
 };

@@ -8,6 +8,8 @@ export interface ContactEventsTable {
   workspace_id: string;
   idempotency_key: string | null;
   email: string;
+  /** The customer this event is about, once known (0026-customers; no foreign key, see there). */
+  customer_id: string | null;
   type: string;
   note: string;
   source: string;

@@ -1,6 +1,7 @@
 /**
- * Contact events: what happened with a customer, by e-mail address (a SOP's `create_contact_event` step now;
- * forms, orders and bookings later). The contacts issue builds profiles on top of these rows.
+ * Contact events: what happened with a customer, by e-mail address (a SOP's `create_contact_event` step, the
+ * contact form; orders and bookings later), linked to the workspace's customer record once the address is
+ * proven (`customer_id`, ADR 029): the customer's timeline in the console.
  */
 import type { Db } from "~db/client";
 import { isUniqueViolation } from "~db/client";
@@ -14,6 +15,8 @@ export interface NewContactEvent {
   source: string;
   /** A retried job step passes the same key and gets the first event back. */
   idempotencyKey?: string;
+  /** The customer it is about, when known (a signed-in customer's message; ADR 029). */
+  customerId?: string | null;
 }
 
 export function contactEventsOf(db: Db, workspaceId: string) {
@@ -35,6 +38,7 @@ export function contactEventsOf(db: Db, workspaceId: string) {
             workspace_id: workspaceId,
             idempotency_key: event.idempotencyKey ?? null,
             email: event.email.toLowerCase(),
+            customer_id: event.customerId ?? null,
             type: event.type,
             note: event.note,
             source: event.source,

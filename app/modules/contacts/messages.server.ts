@@ -112,6 +112,8 @@ export function contactMessagesOf(db: Db, workspaceId: string) {
         source?: string;
         /** E-mails the owner and admins (a job), with a link to the inbox on this origin. */
         notify?: { origin: string };
+        /** The signed-in customer who sent it (never an id from the body). */
+        customerId?: string | null;
       } = {},
     ): Promise<{ id: string; duplicate: boolean }> {
       const earlier = async () => {
@@ -134,6 +136,7 @@ export function contactMessagesOf(db: Db, workspaceId: string) {
             note: "Sent a message through the contact form",
             source: options.source ?? "contact-form",
             idempotencyKey: options.idempotencyKey,
+            customerId: options.customerId,
           });
           await trx
             .insertInto("contact_messages")

@@ -26,8 +26,13 @@ import { hostnameOf } from "./hosts.server";
 /** A site's files, which stay on the deployment's host when its pages move to the site's domain. */
 const SITE_FILES = /^\/(?:media\/|theme\.css$)/;
 
-/** Paths answered by the deployment itself on every host, custom domains included. */
-const DEPLOYMENT_PATHS = /^\/(?:assets\/|api\/v1(?:\/|$)|api\/health(?:\/live)?$|api\/routing-test$)/;
+/**
+ * Paths answered by the deployment itself on every host, custom domains included. The customer's link pages
+ * (`/auth/callback`, `/portal/callback`) are among them: their token names the site, and on a custom domain
+ * the session cookie they set must be that domain's.
+ */
+const DEPLOYMENT_PATHS =
+  /^\/(?:assets\/|api\/v1(?:\/|$)|api\/health(?:\/live)?$|api\/routing-test$|auth\/callback$|portal\/callback$)/;
 
 /**
  * Under `npm run dev` only: the paths Vite's dev server answers (server.ts mounts its middlewares after this

@@ -1,6 +1,7 @@
 import { defineModule } from "~/lib/module";
 import { createApiRateLimit, type ApiRateLimit } from "./api-rate-limit.server";
 import { createContactThrottle, type ContactThrottle } from "./contact-throttle.server";
+import { createCustomerThrottle, type CustomerThrottle } from "./customer-throttle.server";
 import { createInviteThrottle, type InviteThrottle } from "./invite-throttle.server";
 import { createOgImageThrottle, type OgImageThrottle } from "./og-image-throttle.server";
 import { createRoutingTestThrottle, type RoutingTestThrottle } from "./routing-test-throttle.server";
@@ -15,6 +16,8 @@ declare module "~/lib/context" {
     inviteThrottle: InviteThrottle;
     /** Contact-form messages per client address and site. */
     contactThrottle: ContactThrottle;
+    /** Customers' sign-in codes per e-mail and address; customer API requests per address and customer. */
+    customerThrottle: CustomerThrottle;
     /** Password guesses on a protected site's unlock page, per client address and site. */
     siteUnlockThrottle: SiteUnlockThrottle;
     /** New share images (renders, not cached images) per client address. */
@@ -32,6 +35,7 @@ export const rateLimitModule = defineModule({
     apiRateLimit: createApiRateLimit(db),
     inviteThrottle: createInviteThrottle(database),
     contactThrottle: createContactThrottle(database, env.CONTACT_MESSAGES_PER_ADDRESS_PER_HOUR),
+    customerThrottle: createCustomerThrottle(database, env),
     siteUnlockThrottle: createSiteUnlockThrottle(database),
     ogImageThrottle: createOgImageThrottle(database, env.OG_RENDERS_PER_ADDRESS_PER_MINUTE),
     routingTestThrottle: createRoutingTestThrottle(database, env.ROUTING_TESTS_PER_ADDRESS_PER_MINUTE),

@@ -240,6 +240,7 @@ export function lockedChrome(chrome: SiteChrome): SiteChrome {
     footerLinks: [],
     policies: [],
     jsonLd: [],
+    portal: false,
     socialImage: null,
     profile: { ...chrome.profile, tagline: "", addressLines: [], phone: "", email: "", hours: [], exceptions: [] },
   };

@@ -91,6 +91,7 @@ export async function loadSiteChrome(
     footerLinks: navigation.footer,
     policies,
     year: Number(todayIn(profile.timeZone).slice(0, 4)),
+    portal: true,
     jsonLd: [
       { "@context": "https://schema.org", "@type": "WebSite", "@id": `${url}#website`, name, url },
       localBusinessJsonLd(profile, {

@@ -1,0 +1,83 @@
+// /{site}/saved — what the signed-in customer saved on this site (ADR 029): pages now; products, services and
+// stories with their issues. POST `intent=save` (from a page's "Save" button) or `intent=remove`. Requires the
+// site's customer session; never cached.
+import type {
+  ActionFunctionArgs,
+  HeadersFunction,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { runForm, type FormResult } from "~/lib/forms.server";
+import { page } from "~/lib/routes.server";
+import { requirePortalCustomer } from "~/modules/access/customer.server";
+import { PRIVATE } from "~/modules/customers/portal.server";
+import { savedItemsOf } from "~/modules/customers/saved.server";
+import { linkBase } from "~/modules/sites/address.server";
+import { SITE_LAYOUT_ID, type SiteChrome, withSiteChrome } from "~/site/chrome";
+import { PortalFrame, formatWhen } from "~/site/portal";
+import type { RouteHandle } from "~/ui/handle";
+import portalCss from "~/styles/site-portal.css?url";
+
+export const handle: RouteHandle = { hydrate: false };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
+
+export const loader = page("customer", async ({ request, params, context }: LoaderFunctionArgs) => {
+  const { site, customer } = await requirePortalCustomer(request, context, params.site);
+  const items = await savedItemsOf(context.services.db, site.workspace.id, customer.id).list();
+  return { items, who: customer.name || customer.email, base: linkBase(context, site.workspace.slug) };
+});
+
+export const action = page("customer", async ({ request, params, context }: ActionFunctionArgs) => {
+  const { site, customer } = await requirePortalCustomer(request, context, params.site);
+  const saved = savedItemsOf(context.services.db, site.workspace.id, customer.id);
+  return runForm(request, context, async (values): Promise<FormResult | Response> => {
+    if (values.intent === "save") await saved.save("page", values.ref ?? "");
+    else await saved.remove("page", values.ref ?? "");
+    return redirect(`${linkBase(context, site.workspace.slug)}/saved`, { status: 303, headers: PRIVATE });
+  });
+});
+
+export const headers: HeadersFunction = () => PRIVATE;
+
+const ownMeta: MetaFunction<typeof loader> = ({ matches }) => {
+  const chrome = matches.find((m) => m.id === SITE_LAYOUT_ID)?.data as SiteChrome | undefined;
+  return [{ title: chrome ? `Saved · ${chrome.name}` : "Saved" }, { name: "robots", content: "noindex, nofollow" }];
+};
+export const meta = withSiteChrome(ownMeta);
+
+export default function Saved() {
+  const { items, who, base } = useLoaderData<typeof loader>();
+  const chrome = useRouteLoaderData<SiteChrome>(SITE_LAYOUT_ID);
+  const timeZone = chrome?.profile.timeZone ?? "UTC";
+  return (
+    <PortalFrame base={base} current="/saved" who={who}>
+      <h1 className="portal__title">Saved</h1>
+      {items.length === 0 ? (
+        <p className="portal-empty">
+          Nothing saved yet. Pages you save with the “Save” button at the bottom of a page appear here, so you can find
+          them again.
+        </p>
+      ) : (
+        <ul className="portal-list" aria-label="Saved pages">
+          {items.map((item) => (
+            <li key={`${item.kind}:${item.ref}`} className="portal-list__item">
+              <a href={`${base}${item.path}` || "/"} className="portal-list__link">
+                <span className="portal-list__title">{item.title}</span>
+                <span className="portal-muted">Saved {formatWhen(item.savedAt, timeZone)}</span>
+              </a>
+              <form method="post">
+                <input type="hidden" name="ref" value={item.ref} />
+                <button type="submit" name="intent" value="remove" className="portal__link-button">
+                  Remove<span className="visually-hidden"> {item.title}</span>
+                </button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </PortalFrame>
+  );
+}
