@@ -92,8 +92,9 @@ export default function Inbox() {
         </ul>
       </nav>
       <p className="inbox-summary">
-        {counts.total.toLocaleString("en")} {counts.total === 1 ? "item" : "items"}
-        {counts.unread > 0 ? `, ${counts.unread.toLocaleString("en")} unread` : ""}
+        {`${counts.total.toLocaleString("en")} ${counts.total === 1 ? "item" : "items"}${
+          counts.unread > 0 ? `, ${counts.unread.toLocaleString("en")} unread` : ""
+        }`}
       </p>
       {items.length === 0 ? (
         <div className="empty">

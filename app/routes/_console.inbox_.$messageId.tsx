@@ -1,5 +1,6 @@
-// /inbox/{id} — one message: who wrote, when, what; reply by e-mail, mark unread, delete (editors). Opening it
-// marks it read for the workspace. Another workspace's message is a 404.
+// /inbox/{id} — one message: who wrote, when, what; reply by e-mail, turn it into a support request (answered
+// from the inbox, followed by the sender in their portal or by an e-mailed link), mark unread, delete (editors).
+// Opening it marks it read for the workspace. Another workspace's message is a 404.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -8,6 +9,8 @@ import { type FormResult, runForm } from "~/lib/forms.server";
 import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { contactMessagesOf } from "~/modules/contacts/messages.server";
+import { ticketFromMessage } from "~/modules/customers/tickets.server";
+import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { excerpt, receivedAt } from "~/console/inbox-format";
 import { profileOf } from "~/modules/sites/profile.server";
@@ -45,6 +48,16 @@ export const action = page("operator", async ({ request, params, context }: Acti
       case "delete":
         await messages.remove(session.user.id, id);
         return redirect("/inbox");
+      case "to-ticket": {
+        const ticket = await ticketFromMessage(
+          context.services.db,
+          workspace.id,
+          id,
+          session.user.id,
+          await publicOrigin(request, context),
+        );
+        return redirect(`/inbox/tickets/${ticket.id}`);
+      }
       default:
         throw invalid("Unknown action");
     }
@@ -85,6 +98,12 @@ export default function InboxMessage() {
         </a>
         {canEdit ? (
           <>
+            <Form method="post">
+              <input type="hidden" name="intent" value="to-ticket" />
+              <button type="submit" className="secondary">
+                Answer as a support request
+              </button>
+            </Form>
             <Form method="post">
               <input type="hidden" name="intent" value="mark-unread" />
               <button type="submit" className="secondary">

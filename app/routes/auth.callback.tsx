@@ -9,6 +9,7 @@ import type {
   MetaFunction,
 } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { unauthenticated } from "~/lib/errors";
 import { runForm, type FormResult } from "~/lib/forms.server";
 import { linkTokenOf } from "~/lib/link-tokens.server";
 import { page } from "~/lib/routes.server";
@@ -64,7 +65,7 @@ export const action = page(
     runForm(request, context, async (values): Promise<FormResult | Response> => {
       const token = values.token || linkTokenOf(request);
       const found = await linkOf(context, token);
-      if (!found) return { ok: false, message: "This link has expired or was already used. Ask for a new one." };
+      if (!found) throw unauthenticated("This link has expired or was already used. Ask for a new one.");
       const { challenge, site } = found;
       const customer = await customerAuthenticator(context, site).authenticate(
         "email-challenge",

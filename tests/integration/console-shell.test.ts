@@ -21,7 +21,7 @@ describe("console paths not built yet", () => {
     "/shop",
     "/website/domains",
     "/inbox/x/y",
-    "/customers/x",
+    "/customers/x/y",
     "/scheduling/bookings/1",
     "/settings/nope",
     "/get-started/x",

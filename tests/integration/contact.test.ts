@@ -260,7 +260,7 @@ describe("the inbox", () => {
   it("shows an empty state that says where messages come from", async () => {
     const { client, slug } = await site();
     const page = await (await client.get("/inbox")).text();
-    expect(page).toContain("No messages yet.");
+    expect(page).toContain("Nothing here yet.");
     expect(page).toContain(`/${slug}/contact`);
   });
 
@@ -269,7 +269,7 @@ describe("the inbox", () => {
     await visitor().postJson(`/api/v1/contact?site=${slug}`, message({ name: "First Sender" }));
     await visitor().postJson(`/api/v1/contact?site=${slug}`, message({ name: "Second Sender" }));
     const list = await (await client.get("/inbox")).text();
-    expect(list).toContain("2 messages, 2 unread");
+    expect(list).toContain("2 items, 2 unread");
     expect(list.indexOf("Second Sender")).toBeLessThan(list.indexOf("First Sender"));
     const [newest] = await contactMessagesOf(server.db, workspaceId).list({ size: 1, offset: 0 });
     const opened = await client.get(`/inbox/${newest!.id}`);
@@ -277,10 +277,10 @@ describe("the inbox", () => {
     const html = await opened.text();
     expect(html).toContain("Do you bake rye on Saturdays?");
     expect(html).toContain('href="mailto:ada@example.com"');
-    expect(await (await client.get("/inbox")).text()).toContain("2 messages, 1 unread");
+    expect(await (await client.get("/inbox")).text()).toContain("2 items, 1 unread");
 
     expect((await client.post(`/inbox/${newest!.id}`, { intent: "mark-unread" })).status).toBe(302);
-    expect(await (await client.get("/inbox")).text()).toContain("2 messages, 2 unread");
+    expect(await (await client.get("/inbox")).text()).toContain("2 items, 2 unread");
   });
 
   it("pages a long inbox", async () => {
@@ -325,7 +325,7 @@ describe("the inbox", () => {
     expect(html).toContain('aria-label="Console"');
     expect((await b.client.post(`/inbox/${stored!.id}`, { intent: "delete" })).status).toBe(404);
     expect((await b.client.post(`/inbox/${stored!.id}`, { intent: "mark-unread" })).status).toBe(404);
-    expect(await (await b.client.get("/inbox")).text()).toContain("No messages yet.");
+    expect(await (await b.client.get("/inbox")).text()).toContain("Nothing here yet.");
     expect(await storedMessages(a.workspaceId)).toHaveLength(1);
     // B opening it did not mark it read for A.
     expect((await storedMessages(a.workspaceId))[0]!.read_at).toBeNull();

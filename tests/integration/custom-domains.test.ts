@@ -228,7 +228,13 @@ describe("a verified custom domain", () => {
   });
 
   it("is never the console: /login and /settings are the site's own paths, the console API is not there", async () => {
-    for (const path of ["/login", "/settings", "/website/pages/new", "/signup"]) {
+    // /login on the domain is the site's own customer sign-in (ADR 029), never the console's.
+    const login = await onDomain("/login");
+    expect(login.status).toBe(200);
+    expect(login.body).toContain('class="site-header"');
+    expect(login.body).toContain("E-mail me a code");
+    expect(login.body).not.toContain('action="/login"');
+    for (const path of ["/settings", "/website/pages/new", "/signup"]) {
       const answer = await onDomain(path);
       expect(answer.status, path).toBe(404);
       expect(answer.body, path).toContain('class="site-header"');

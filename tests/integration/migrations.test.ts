@@ -33,9 +33,13 @@ const migrateTo = async (name: string) => {
   return (results ?? []).map((r) => `${r.direction} ${r.migrationName} ${r.status}`);
 };
 
+// 0026-customers adds `contact_events.customer_id` (null on every earlier row): checked on its own below, so
+// these compare what the rows and columns were before it.
 const rows = async () => ({
   mail: await db.selectFrom("mail_messages").selectAll().orderBy("id").execute(),
-  contacts: await db.selectFrom("contact_events").selectAll().orderBy("id").execute(),
+  contacts: (await db.selectFrom("contact_events").selectAll().orderBy("id").execute()).map(
+    ({ customer_id: _added, ...row }: Record<string, unknown>) => row,
+  ),
 });
 
 /** Every column's shape, as Kysely's introspection reads it on either dialect. */
@@ -43,7 +47,7 @@ const columns = async () =>
   (await db.introspection.getTables())
     .filter((t) => (TABLES as readonly string[]).includes(t.name))
     .sort((a, b) => a.name.localeCompare(b.name))
-    .map((t) => ({ table: t.name, columns: t.columns }));
+    .map((t) => ({ table: t.name, columns: t.columns.filter((c) => c.name !== "customer_id") }));
 
 const indexes = async (table: string) => {
   const found =
@@ -165,10 +169,17 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
       "0023-domains",
       "0024-webhook-receivers",
       "0025-cache-purges",
+      "0026-customers",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
-    expect(await indexes("contact_events")).toEqual(["contact_events_idempotency_idx", "contact_events_workspace_idx"]);
+    const linked = await db.selectFrom("contact_events").select("customer_id").execute();
+    expect(linked.map((r) => r.customer_id)).toEqual([null, null, null, null]);
+    expect(await indexes("contact_events")).toEqual([
+      "contact_events_customer_idx",
+      "contact_events_idempotency_idx",
+      "contact_events_workspace_idx",
+    ]);
     expect(await indexes("mail_messages")).toEqual([
       "mail_messages_idempotency_idx",
       "mail_messages_idempotency_unscoped_idx",
@@ -181,6 +192,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0026-customers Success",
       "Down 0025-cache-purges Success",
       "Down 0024-webhook-receivers Success",
       "Down 0023-domains Success",

@@ -7,6 +7,7 @@
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
 import type { Db } from "~db/client";
+import { containsText } from "~db/like";
 import { isUniqueViolation } from "~db/client";
 import type { CustomerRow } from "~db/schema";
 import { isoNow } from "~/lib/clock.server";
@@ -151,9 +152,6 @@ const blankRow = (id: string, workspaceId: string, email: string, at: string) =>
   last_seen_at: null,
 });
 
-/** `%` and `_` in a search are the operator's characters, not LIKE's wildcards. */
-const likeOf = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export function customersOf(db: Db, workspaceId: string) {
   const rows = () => db.selectFrom("customers").where("workspace_id", "=", workspaceId);
 
@@ -180,18 +178,17 @@ export function customersOf(db: Db, workspaceId: string) {
     let query = rows().where("erased_at", "is", null);
     const text = search.query?.trim();
     if (text) {
-      const like = likeOf(text);
       query = query.where((eb) =>
         eb.or([
-          eb(eb.fn("lower", ["name"]), "like", like),
-          eb("email", "like", like),
-          eb("phone", "like", like),
-          eb(eb.fn("lower", ["tags"]), "like", like),
+          containsText("name", text),
+          containsText("email", text),
+          containsText("phone", text),
+          containsText("tags", text),
         ]),
       );
     }
     // Tags are stored as a JSON array: `"tag"` with its quotes matches the whole tag, never a part of another.
-    if (search.tag) query = query.where("tags", "like", likeOf(JSON.stringify(search.tag.toLowerCase())));
+    if (search.tag) query = query.where(containsText("tags", JSON.stringify(search.tag.toLowerCase())));
     return query;
   }
 

@@ -3,14 +3,15 @@
  *
  * - **export** — everything the workspace holds about them, as JSON: the profile, sessions and sign-in
  *   requests (without their hashes), manage links, tickets with every message, contact events and messages,
- *   saved items, the e-mails sent to them, and the audit trail that names them.
+ *   saved items, the e-mails sent to them or about them, and the audit trail that names them.
  * - **erase** — personal fields anonymised in place (the record stays, as orders will need for accounting, but
  *   names no one), and what is only personal deleted: sessions, challenges, links, tickets, contact messages,
- *   saved items and the outbox's copies of mail to them.
+ *   saved items and the outbox's copies of mail to them or about them (the team's notifications quote them).
  *
  * Both are written to the audit log, by the member or the customer who asked, in the act's transaction.
  */
 import type { Db } from "~db/client";
+import { containsText } from "~db/like";
 import { isoNow } from "~/lib/clock.server";
 import { conflict } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
@@ -26,6 +27,12 @@ const actorOf = (actor: PrivacyActor) => ("userId" in actor ? actor.userId : nul
 export async function exportCustomer(db: Db, workspaceId: string, customerId: string, actor: PrivacyActor) {
   const customer = await customersOf(db, workspaceId).byId(customerId);
   const email = customer.email;
+  // Recorded first, so the export holds its own record too: it is something the workspace keeps about them.
+  await recordWorkspaceEvent(db, workspaceId, {
+    action: "customer.exported",
+    actorUserId: actorOf(actor),
+    detail: { customerId, by: "userId" in actor ? "member" : "customer" },
+  });
 
   const [sessions, challenges, links, tickets, messages, events, contactMessages, saved, mail, audit] =
     await Promise.all([
@@ -91,9 +98,9 @@ export async function exportCustomer(db: Db, workspaceId: string, customerId: st
         .execute(),
       db
         .selectFrom("mail_messages")
-        .select(["id", "subject", "body", "status", "created_at"])
+        .select(["id", "to_address", "subject", "body", "status", "created_at"])
         .where("workspace_id", "=", workspaceId)
-        .where("to_address", "=", email)
+        .where((eb) => eb.or([eb("to_address", "=", email), containsText("body", email)]))
         .execute(),
       db
         .selectFrom("audit_events")
@@ -102,12 +109,6 @@ export async function exportCustomer(db: Db, workspaceId: string, customerId: st
         .where("detail", "like", `%${customerId}%`)
         .execute(),
     ]);
-
-  await recordWorkspaceEvent(db, workspaceId, {
-    action: "customer.exported",
-    actorUserId: actorOf(actor),
-    detail: { customerId, by: "userId" in actor ? "member" : "customer" },
-  });
 
   return {
     format: EXPORT_FORMAT,
@@ -174,7 +175,7 @@ export async function eraseCustomer(db: Db, workspaceId: string, customerId: str
     await trx
       .deleteFrom("mail_messages")
       .where("workspace_id", "=", workspaceId)
-      .where("to_address", "=", email)
+      .where((eb) => eb.or([eb("to_address", "=", email), containsText("body", email)]))
       .execute();
     await trx
       .updateTable("customers")

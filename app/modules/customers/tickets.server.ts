@@ -403,3 +403,38 @@ export const customerMessage = (m: TicketMessage) => ({
   body: m.body,
   createdAt: m.createdAt,
 });
+
+/**
+ * Turns a contact-form message into a support request, so the team can answer it from the inbox and the sender
+ * can follow it. It belongs to the customer who sent it signed in; a message sent as a guest stays a guest's
+ * ticket (an address typed into a form proves nothing) until its address is proven by a sign-in (claims.server.ts).
+ */
+export async function ticketFromMessage(
+  db: Db,
+  workspaceId: string,
+  messageId: string,
+  actorUserId: string,
+  origin: string,
+): Promise<Ticket> {
+  const message = await db
+    .selectFrom("contact_messages as m")
+    .innerJoin("contact_events as e", "e.id", "m.id")
+    .select(["m.name", "m.message", "e.email", "e.customer_id"])
+    .where("m.workspace_id", "=", workspaceId)
+    .where("m.id", "=", messageId)
+    .executeTakeFirst();
+  if (!message) throw notFound("That message was not found");
+  const firstLine = message.message.split("\n")[0]!.trim();
+  const subject = firstLine.length > 80 ? `${firstLine.slice(0, 77)}…` : firstLine || `Message from ${message.name}`;
+  const ticket = await ticketsOf(db, workspaceId).open(
+    { subject, message: message.message },
+    { customerId: message.customer_id, email: message.email, name: message.name },
+    origin,
+  );
+  await recordWorkspaceEvent(db, workspaceId, {
+    action: "ticket.created_from_message",
+    actorUserId,
+    detail: { ticketId: ticket.id, messageId },
+  });
+  return ticket;
+}

@@ -9,6 +9,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "~db/client";
+import { likePattern } from "~db/like";
 import { isUniqueViolation } from "~db/client";
 import { isoNow } from "~/lib/clock.server";
 import { conflict, invalid, isDomainError, notFound } from "~/lib/errors";
@@ -108,9 +109,6 @@ const toRedirect = (row: {
 
 const parseContent = (json: string | null) =>
   json ? (JSON.parse(json) as { title: string; description: string }) : null;
-
-/** `%` and `_` are LIKE's wildcards; `\` escapes them (declared with ESCAPE on both dialects). */
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const fromTaken = () =>
   conflict("There is already a redirect from this address", [
