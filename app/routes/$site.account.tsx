@@ -90,7 +90,7 @@ export default function Account() {
           )}
         </section>
         <section className="portal-panel" aria-labelledby="more-heading">
-          <h2 id="more-heading">Your account</h2>
+          <h2 id="more-heading">Account settings</h2>
           <ul className="portal-links">
             <li>
               <a href={`${base}/profile`}>Profile and e-mail preferences</a>

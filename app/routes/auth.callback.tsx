@@ -83,7 +83,9 @@ export const headers: HeadersFunction = () => PRIVATE;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.usable ? `Sign in · ${data.chrome.name}` : "This link no longer works" },
   { name: "robots", content: "noindex, nofollow" },
-  { name: "referrer", content: "no-referrer" },
+  // The address holds the link's token: no other site may see it in a Referer. (Not `no-referrer`, which
+  // would send the page's own form with `Origin: null`, refused as cross-site.)
+  { name: "referrer", content: "same-origin" },
 ];
 
 export default function SignInLink() {

@@ -50,7 +50,7 @@ async function axeEverywhere(page: Page, path: string) {
 describe("contact and inbox", () => {
   it("shows the inbox's empty state, then a visitor's message sent through the contact page", async () => {
     await axeEverywhere(operator, "/inbox");
-    await operator.getByText("No messages yet.").waitFor();
+    await operator.getByText("Nothing here yet.").waitFor();
 
     const page = visitor.page;
     await page.goto(`${suite.server.url}/${SLUG}/contact`);

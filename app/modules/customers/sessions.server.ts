@@ -82,6 +82,13 @@ export async function createCustomerSession(
       user_agent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
     })
     .execute();
+  // Signing in is being seen: the console's "last seen" starts here, not a minute into the session.
+  await db
+    .updateTable("customers")
+    .set({ last_seen_at: at.toISOString() })
+    .where("workspace_id", "=", site.id)
+    .where("id", "=", customerId)
+    .execute();
   return { secret, expiresAt };
 }
 
