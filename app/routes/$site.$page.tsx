@@ -35,7 +35,32 @@ export const meta = withSiteChrome(ownMeta);
 export default function SitePage() {
   const data = useLoaderData<typeof loader>();
   if (!data.page) return null;
-  return <PageContentView content={data.page.content} images={data.images} siteSlug={data.siteSlug} />;
+  return (
+    <>
+      <PageContentView content={data.page.content} images={data.images} siteSlug={data.siteSlug} />
+      {/* The same for every visitor (the page stays cacheable): a visitor who is not signed in is asked to, then
+          offered the save again (ADR 029). */}
+      <form
+        method="post"
+        action={`${data.base}/saved?${new URLSearchParams({ save: data.page.id })}`}
+        className="page-save site-container"
+      >
+        <input type="hidden" name="intent" value="save" />
+        <input type="hidden" name="ref" value={data.page.id} />
+        <button type="submit" className="page-save__button">
+          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+            <path
+              d="M6 3h12a1 1 0 0 1 1 1v17l-7-4-7 4V4a1 1 0 0 1 1-1Z"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            />
+          </svg>
+          Save this page
+        </button>
+      </form>
+    </>
+  );
 }
 
 /** Inside the site's own header and footer: the visitor keeps the site's navigation. */

@@ -26,8 +26,16 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: portalCss 
 
 export const loader = page("customer", async ({ request, params, context }: LoaderFunctionArgs) => {
   const { site, customer } = await requirePortalCustomer(request, context, params.site);
-  const items = await savedItemsOf(context.services.db, site.workspace.id, customer.id).list();
-  return { items, who: customer.name || customer.email, base: linkBase(context, site.workspace.slug) };
+  const saved = savedItemsOf(context.services.db, site.workspace.id, customer.id);
+  // `?save={page}`: the "Save this page" of a visitor who had to sign in first; offered again, not done blindly.
+  const asked = new URL(request.url).searchParams.get("save");
+  const [items, offer] = await Promise.all([saved.list(), asked ? saved.offer(asked) : null]);
+  return {
+    items,
+    offer: offer && !offer.saved ? offer : null,
+    who: customer.name || customer.email,
+    base: linkBase(context, site.workspace.slug),
+  };
 });
 
 export const action = page("customer", async ({ request, params, context }: ActionFunctionArgs) => {
@@ -49,12 +57,21 @@ const ownMeta: MetaFunction<typeof loader> = ({ matches }) => {
 export const meta = withSiteChrome(ownMeta);
 
 export default function Saved() {
-  const { items, who, base } = useLoaderData<typeof loader>();
+  const { items, offer, who, base } = useLoaderData<typeof loader>();
   const chrome = useRouteLoaderData<SiteChrome>(SITE_LAYOUT_ID);
   const timeZone = chrome?.profile.timeZone ?? "UTC";
   return (
     <PortalFrame base={base} current="/saved" who={who}>
       <h1 className="portal__title">Saved</h1>
+      {offer ? (
+        <form method="post" action={`${base}/saved`} className="portal-notice portal-offer">
+          <input type="hidden" name="ref" value={offer.ref} />
+          <span>Save “{offer.title}” to find it here again?</span>
+          <button type="submit" name="intent" value="save" className="site-button">
+            Save
+          </button>
+        </form>
+      ) : null}
       {items.length === 0 ? (
         <p className="portal-empty">
           Nothing saved yet. Pages you save with the “Save” button at the bottom of a page appear here, so you can find

@@ -137,10 +137,15 @@ describe("a visitor on the site's own domain", () => {
   });
 
   it("sees the site's 404 on a console path: the console never answers on a customer's domain", async () => {
-    const answer = await page.goto(`${origin}/login`);
+    const answer = await page.goto(`${origin}/settings`);
     expect(answer?.status()).toBe(404);
     await page.getByRole("heading", { name: "Page not found" }).waitFor();
     expect(await page.locator('input[type="password"]').count()).toBe(0);
     await checkPage("console-path-404");
+    // `/login` there is the site's own customer sign-in (ADR 029), in the site's frame, not the console's.
+    const login = await page.goto(`${origin}/login`);
+    expect(login?.status()).toBe(200);
+    await page.getByRole("button", { name: "E-mail me a code" }).waitFor();
+    expect(await page.locator('form[action="/login"]').count()).toBe(0);
   });
 });

@@ -158,6 +158,9 @@ describe("a customer's portal", () => {
 
   it("exports everything, then erases it", async () => {
     const page = ada.page;
+    await page.goto(`${suite.server.url}/${SLUG}/saved`);
+    await page.getByText("Nothing saved yet.").waitFor();
+    await check(page, "saved");
     await page.goto(`${suite.server.url}/${SLUG}/profile`);
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download my data (JSON)" }).click();

@@ -510,3 +510,46 @@ describe("the console's customers", () => {
     expect((await owner.get(`/customers/${strangerId}`)).status).toBe(404);
   });
 });
+
+/** A page created and published through the editor API, as the console does. */
+async function publishedPage(owner: Client, slug: string): Promise<{ id: string; slug: string }> {
+  const origin = new URL(server.url).origin;
+  const created = await owner.request("/api/editor/pages", {
+    method: "POST",
+    body: JSON.stringify({ title: "Visit us", slug, blocks: [{ type: "richText", markdown: "Open daily." }] }),
+    headers: { origin, "content-type": "application/json" },
+  });
+  expect(created.status).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const published = await owner.request(`/api/editor/pages/${id}/publish`, { method: "POST", headers: { origin } });
+  expect(published.status).toBe(200);
+  return { id, slug };
+}
+
+describe("saved pages", () => {
+  it("asks a signed-out visitor to sign in, offers the save again, and lists the page once saved", async () => {
+    const { slug, owner } = await business();
+    await publishedPage(owner, "welcome"); // the first page is the home page, which has no "Save"
+    const page = await publishedPage(owner, "visit");
+    const html = await (await visitor().get(`/${slug}/${page.slug}`)).text();
+    expect(html).toContain(`action="/${slug}/saved?save=${page.id}"`);
+
+    const client = visitor();
+    const asked = await client.post(`/${slug}/saved?save=${page.id}`, { intent: "save", ref: page.id });
+    expect(asked.status).toBe(302);
+    expect(asked.headers.get("location")).toBe(
+      `/${slug}/login?${new URLSearchParams({ next: `/${slug}/saved?save=${page.id}` })}`,
+    );
+    await signInCustomer(server.url, slug, customerEmail(), client);
+    const offered = await (await client.get(`/${slug}/saved?save=${page.id}`)).text();
+    expect(offered).toContain("to find it here again?");
+    expect((await client.post(`/${slug}/saved`, { intent: "save", ref: page.id })).status).toBe(303);
+    const list = await (await client.get(`/${slug}/saved`)).text();
+    expect(list).toContain(`href="/${slug}/${page.slug}"`);
+    expect(list).not.toContain("to find it here again?");
+    // Another workspace's page cannot be saved here.
+    const other = await business();
+    const foreign = await publishedPage(other.owner, "elsewhere");
+    expect((await client.post(`/${slug}/saved`, { intent: "save", ref: foreign.id })).status).toBe(404);
+  });
+});

@@ -55,6 +55,13 @@ export function savedItemsOf(db: Db, workspaceId: string, customerId: string) {
         savedAt: s.created_at,
       }));
     },
+    /** A published page of this site that could be saved, with its title (the "save this?" offer); or null. */
+    async offer(ref: string): Promise<{ ref: string; title: string; saved: boolean } | null> {
+      const found = await publishedPage(ref);
+      if (!found) return null;
+      const saved = await rows().select("ref").where("kind", "=", "page").where("ref", "=", ref).executeTakeFirst();
+      return { ref, title: titleOf(found.published) || found.slug, saved: !!saved };
+    },
     /** Saves a published page of this site (again is fine: nothing changes). */
     async save(kind: SavedKind, ref: string): Promise<void> {
       if (!(await publishedPage(ref))) throw notFound("That page was not found");

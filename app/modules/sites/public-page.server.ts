@@ -27,7 +27,7 @@ export interface PublicPageData {
   path: string;
   /** The home page's absolute URL at the final address (structured data's `isPartOf`). */
   homeUrl: string;
-  page: { title: string; description: string; content: PageContent; publishedAt: string } | null;
+  page: { id: string; title: string; description: string; content: PageContent; publishedAt: string } | null;
   images: PublicImages;
   /** The page's first image, for Open Graph. */
   shareImage: PublicImage | null;
@@ -152,6 +152,7 @@ export async function loadPublicPage(
     homeUrl: `${resolved.origin}${atBase(resolved.finalBase)}`,
     page: found
       ? {
+          id: found.id,
           title: found.content.title,
           description: found.content.description,
           content: found.content,
