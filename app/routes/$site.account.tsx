@@ -9,7 +9,7 @@ import { PRIVATE } from "~/modules/customers/portal.server";
 import { ticketsOf } from "~/modules/customers/tickets.server";
 import { linkBase } from "~/modules/sites/address.server";
 import { SITE_LAYOUT_ID, type SiteChrome, withSiteChrome } from "~/site/chrome";
-import { PortalFrame, STATUS_LABELS, formatWhen } from "~/site/portal";
+import { PortalFrame, TicketList, formatWhen } from "~/site/portal";
 import type { RouteHandle } from "~/ui/handle";
 import portalCss from "~/styles/site-portal.css?url";
 
@@ -72,19 +72,7 @@ export default function Account() {
                   {waiting === 1 ? "One request has" : `${waiting} requests have`} an answer for you.
                 </p>
               ) : null}
-              <ul className="portal-list">
-                {recent.map((t) => (
-                  <li key={t.id} className="portal-list__item">
-                    <a href={`${base}/tickets/${t.id}`} className="portal-list__link">
-                      <span className="portal-list__title">
-                        #{t.number} {t.subject}
-                      </span>
-                      <span className="portal-muted">Updated {formatWhen(t.updatedAt, timeZone)}</span>
-                    </a>
-                    <span className={`portal-status portal-status--${t.status}`}>{STATUS_LABELS[t.status]}</span>
-                  </li>
-                ))}
-              </ul>
+              <TicketList tickets={recent} base={base} timeZone={timeZone} />
               {total > recent.length ? <a href={`${base}/tickets`}>All {total} requests</a> : null}
             </>
           )}

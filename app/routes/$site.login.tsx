@@ -12,7 +12,7 @@ import { redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { runForm, type FormResult } from "~/lib/forms.server";
 import { page } from "~/lib/routes.server";
-import { resolveSiteBySlug } from "~/modules/access/site.server";
+import { siteOfPath } from "~/modules/access/site.server";
 import { afterSignIn, finishSignIn, mailOrigin, PRIVATE } from "~/modules/customers/portal.server";
 import { readCustomerSession } from "~/modules/customers/sessions.server";
 import { customerAuthenticator, requestSignInCode } from "~/modules/customers/sign-in.server";
@@ -27,16 +27,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: portalCss 
 
 const declared = { unguarded: "where a customer obtains a session" };
 
-async function siteOf(context: LoaderFunctionArgs["context"], slug: string | undefined) {
-  const site = await resolveSiteBySlug(context.services.db, slug);
-  if (!site) throw new Response(null, { status: 404, statusText: "Not Found" });
-  return site.workspace;
-}
-
 export const loader = page(
   "customer",
   async ({ request, params, context }: LoaderFunctionArgs) => {
-    const site = await siteOf(context, params.site);
+    const site = (await siteOfPath(context.services.db, params.site)).workspace;
     const url = new URL(request.url);
     const next = url.searchParams.get("next");
     if (await readCustomerSession(context, request, site)) {
@@ -52,7 +46,7 @@ type Answer = FormResult & { step?: "code"; challengeId?: string; email?: string
 export const action = page(
   "customer",
   async ({ request, params, context }: ActionFunctionArgs) => {
-    const site = await siteOf(context, params.site);
+    const site = (await siteOfPath(context.services.db, params.site)).workspace;
     return runForm(
       request,
       context,

@@ -3,23 +3,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { page } from "~/lib/routes.server";
-import { resolveSiteBySlug } from "~/modules/access/site.server";
+import { siteOfPath } from "~/modules/access/site.server";
 import { PRIVATE } from "~/modules/customers/portal.server";
 import { clearCustomerCookie, endCustomerSession } from "~/modules/customers/sessions.server";
 import { linkBase } from "~/modules/sites/address.server";
 
 const declared = { unguarded: "signing out needs no session: it ends the one the browser holds, if any" };
 
-async function siteOf(context: LoaderFunctionArgs["context"], slug: string | undefined) {
-  const site = await resolveSiteBySlug(context.services.db, slug);
-  if (!site) throw new Response(null, { status: 404, statusText: "Not Found" });
-  return site.workspace;
-}
-
 export const loader = page(
   "customer",
   async ({ params, context }: LoaderFunctionArgs) => {
-    const site = await siteOf(context, params.site);
+    const site = (await siteOfPath(context.services.db, params.site)).workspace;
     throw redirect(`${linkBase(context, site.slug)}/account`, { status: 302, headers: PRIVATE });
   },
   declared,
@@ -28,7 +22,7 @@ export const loader = page(
 export const action = page(
   "customer",
   async ({ request, params, context }: ActionFunctionArgs) => {
-    const site = await siteOf(context, params.site);
+    const site = (await siteOfPath(context.services.db, params.site)).workspace;
     await endCustomerSession(context, request, site);
     return redirect(linkBase(context, site.slug) || "/", {
       status: 303,

@@ -18,7 +18,7 @@ import { NewTicketInput, ticketsOf } from "~/modules/customers/tickets.server";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { linkBase } from "~/modules/sites/address.server";
 import { SITE_LAYOUT_ID, type SiteChrome, withSiteChrome } from "~/site/chrome";
-import { Field, FormNotice, PortalFrame, STATUS_LABELS, formatWhen } from "~/site/portal";
+import { Field, FormNotice, PortalFrame, TicketList } from "~/site/portal";
 import type { RouteHandle } from "~/ui/handle";
 import portalCss from "~/styles/site-portal.css?url";
 
@@ -110,19 +110,7 @@ export default function Tickets() {
           You have no support requests yet. Your requests and the answers will appear here.
         </p>
       ) : (
-        <ul className="portal-list" aria-label="Your requests">
-          {tickets.map((t) => (
-            <li key={t.id} className="portal-list__item">
-              <a href={`${base}/tickets/${t.id}`} className="portal-list__link">
-                <span className="portal-list__title">
-                  #{t.number} {t.subject}
-                </span>
-                <span className="portal-muted">Updated {formatWhen(t.updatedAt, timeZone)}</span>
-              </a>
-              <span className={`portal-status portal-status--${t.status}`}>{STATUS_LABELS[t.status]}</span>
-            </li>
-          ))}
-        </ul>
+        <TicketList tickets={tickets} base={base} timeZone={timeZone} />
       )}
       {pages > 1 ? (
         <nav className="portal-pages" aria-label="Pages">

@@ -14,7 +14,7 @@ import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/rea
 import { useId } from "react";
 import { type FormResult, runForm } from "~/lib/forms.server";
 import { page } from "~/lib/routes.server";
-import { resolveSiteBySlug } from "~/modules/access/site.server";
+import { siteOfPath } from "~/modules/access/site.server";
 import { SITE_PASSWORD_MAX } from "~/modules/site-access/password-limits";
 import { safeNext, siteGate, unlockSite } from "~/modules/site-access/gate.server";
 import { SITE_LAYOUT_ID, type SiteChrome, withSiteChrome } from "~/site/chrome";
@@ -27,19 +27,12 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: unlockCss 
 
 const WRONG_PASSWORD = "That password is not right. Check it and try again.";
 
-async function siteOf(context: LoaderFunctionArgs["context"], slug: string | undefined) {
-  const site = await resolveSiteBySlug(context.services.db, slug);
-  // No site: the layout's loader answers (404, 503, or the 301 of a former address).
-  if (!site) throw new Response(null, { status: 404, statusText: "Not Found" });
-  return site.workspace;
-}
-
 /** Sent on without a form: the site is public, or this visitor already holds its unlock cookie. */
 const onward = (to: string) => redirect(to, { status: 302, headers: { "Cache-Control": "no-store" } });
 
 export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
   context.request.log.callerType = "public";
-  const workspace = await siteOf(context, params.site);
+  const workspace = (await siteOfPath(context.services.db, params.site)).workspace;
   const next = safeNext(context, workspace.slug, new URL(request.url).searchParams.get("next"));
   const gate = await siteGate(context, request, workspace);
   if (gate.state !== "locked") throw onward(next);
@@ -48,7 +41,7 @@ export const loader = page("public", async ({ request, params, context }: Loader
 
 export const action = page("public", async ({ request, params, context }: ActionFunctionArgs) => {
   context.request.log.callerType = "public";
-  const workspace = await siteOf(context, params.site);
+  const workspace = (await siteOfPath(context.services.db, params.site)).workspace;
   return runForm(
     request,
     context,

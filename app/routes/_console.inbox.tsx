@@ -1,8 +1,11 @@
 // /inbox — the workspace's support requests (tickets) and contact-form messages in one list, newest activity
 // first, unread marked. Filters: all, tickets by status, assigned to me or to nobody, messages. A ticket opens at
 // /inbox/tickets/{id}, a message at /inbox/{id}. Every member reads the inbox.
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { type FormResult, runForm } from "~/lib/forms.server";
+import { memberNotificationsOf } from "~/modules/customers/member-notifications.server";
+import { FormMessage } from "~/ui/form";
 import { now } from "~/lib/clock.server";
 import { pageCount, pageOf } from "~/lib/pagination.server";
 import { page } from "~/lib/routes.server";
@@ -37,21 +40,23 @@ function filterOf(name: InboxFilterName, userId: string): InboxFilter {
 }
 
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
-  const { session, workspace } = await requireWorkspace(request, context, "viewer");
+  const { session, workspace, role } = await requireWorkspace(request, context, "viewer");
   const asked = new URL(request.url).searchParams.get("show") ?? "all";
   const show = (INBOX_FILTERS.some((f) => f.name === asked) ? asked : "all") as InboxFilterName;
   const inbox = inboxOf(context.services.db, workspace.id);
   const filter = filterOf(show, session.user.id);
   const { page, ...window } = pageOf(request, PAGE_SIZE);
-  const [list, counts, open, profile] = await Promise.all([
+  const [list, counts, open, profile, notifications] = await Promise.all([
     inbox.list(filter, window),
     inbox.count(filter),
     inbox.count({ kind: "ticket", status: "open" }),
     profileOf(context.services.db, workspace.id).get(),
+    memberNotificationsOf(context.services.db, workspace.id).get(session.user.id, role),
   ]);
   return {
     workspace: { name: workspace.name, slug: workspace.slug },
     show,
+    notifications,
     counts,
     openTickets: open.total,
     page,
@@ -65,8 +70,21 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
   };
 });
 
+/** Each member chooses what the inbox e-mails them about (ADR 029); any member may, for themself. */
+export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
+  const { session, workspace } = await requireWorkspace(request, context, "viewer");
+  return runForm(request, context, async (values): Promise<FormResult> => {
+    await memberNotificationsOf(context.services.db, workspace.id).set(session.user.id, {
+      newTickets: values.newTickets === "on",
+      newMessages: values.newMessages === "on",
+    });
+    return { ok: true, intent: "notifications", message: "Your e-mail notifications are saved." };
+  });
+});
+
 export default function Inbox() {
-  const { workspace, show, counts, openTickets, page, pages, items } = useLoaderData<typeof loader>();
+  const { workspace, show, notifications, counts, openTickets, page, pages, items } = useLoaderData<typeof loader>();
+  const result = useActionData<FormResult>();
   const current = INBOX_FILTERS.find((f) => f.name === show)!;
   return (
     <>
@@ -146,6 +164,25 @@ export default function Inbox() {
           <Pager page={page} pages={pages} label="Inbox pages" query={show === "all" ? {} : { show }} />
         </>
       )}
+      <Form method="post" className="panel inbox-notifications">
+        <h2>Your e-mail notifications</h2>
+        <FormMessage message={result?.ok ? result.message : undefined} tone="success" />
+        <FormMessage message={result?.ok === false ? result.message : undefined} />
+        <fieldset className="choice-list">
+          <legend>E-mail me when</legend>
+          <label>
+            <input type="checkbox" name="newTickets" defaultChecked={notifications.newTickets} /> a customer opens or
+            answers a support request
+          </label>
+          <label>
+            <input type="checkbox" name="newMessages" defaultChecked={notifications.newMessages} /> someone writes
+            through the contact form
+          </label>
+        </fieldset>
+        <button type="submit" className="secondary">
+          Save
+        </button>
+      </Form>
     </>
   );
 }

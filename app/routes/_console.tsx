@@ -2,6 +2,8 @@ import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { operatorWorkspaces, requireOperator } from "~/modules/access/operator.server";
 import { ACCOUNT_NAV, visibleSections } from "~/lib/console-nav";
+import { inboxOf } from "~/modules/customers/inbox.server";
+import { InboxNotices } from "~/console/inbox-notices";
 import consoleCss from "~/styles/console.css?url";
 import { page } from "~/lib/routes.server";
 
@@ -15,6 +17,8 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
     email: session.user.email,
     workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })),
     selected: selected && { id: selected.id, name: selected.name, slug: selected.slug, role: selected.role },
+    // The sidebar's count on Inbox: what nobody in the workspace has opened yet (ADR 029).
+    inboxUnread: selected ? (await inboxOf(context.services.db, selected.id).count({})).unread : 0,
   };
 });
 
@@ -53,6 +57,7 @@ export default function ConsoleLayout() {
       <main id="main" className="console-main" tabIndex={-1}>
         <Outlet />
       </main>
+      {data.selected ? <InboxNotices unread={data.inboxUnread} /> : null}
     </div>
   );
 }
@@ -71,6 +76,12 @@ function ShellContent({ data }: { data: Data }) {
                 <li key={entry.to}>
                   <NavLink to={entry.to} end={entry.end}>
                     {entry.label}
+                    {entry.to === "/inbox" && data.inboxUnread > 0 ? (
+                      <span className="nav-badge">
+                        {data.inboxUnread > 99 ? "99+" : data.inboxUnread}
+                        <span className="visually-hidden"> unread</span>
+                      </span>
+                    ) : null}
                   </NavLink>
                 </li>
               ))}

@@ -153,3 +153,30 @@ export const STATUS_LABELS: Record<string, string> = {
   pending: "Answered",
   closed: "Closed",
 };
+
+/** A customer's support requests, newest activity first: each links to its page and shows its status. */
+export function TicketList({
+  tickets,
+  base,
+  timeZone,
+}: {
+  tickets: ReadonlyArray<{ id: string; number: number; subject: string; status: string; updatedAt: string }>;
+  base: string;
+  timeZone: string;
+}) {
+  return (
+    <ul className="portal-list" aria-label="Your requests">
+      {tickets.map((t) => (
+        <li key={t.id} className="portal-list__item">
+          <a href={`${base}/tickets/${t.id}`} className="portal-list__link">
+            <span className="portal-list__title">
+              #{t.number} {t.subject}
+            </span>
+            <span className="portal-muted">Updated {formatWhen(t.updatedAt, timeZone)}</span>
+          </a>
+          <span className={`portal-status portal-status--${t.status}`}>{STATUS_LABELS[t.status]}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

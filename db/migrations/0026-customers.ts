@@ -3,7 +3,8 @@ import type { Kysely } from "kysely";
 /**
  * Customers of a workspace's site (issue 16, ADR 029): one record per workspace and e-mail, their sign-in
  * challenges (e-mailed code and link, hashed), their sessions (one per site, hashed), scoped manage tokens,
- * tickets with their messages, saved items and the site's sign-up setting. Every row goes with its workspace.
+ * tickets with their messages, saved items, the site's sign-up setting, and which members hear of new requests.
+ * Every row goes with its workspace.
  *
  * `contact_events.customer_id` links the existing timeline to a customer. It has no foreign key: SQLite can
  * neither add one to an existing table nor drop a column that has one, and `contact_events` is referenced by
@@ -152,6 +153,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint("saved_items_pk", ["customer_id", "kind", "ref"])
     .execute();
 
+  // Which members are told of new support requests and contact messages (e-mail; the console's badge and the
+  // desktop shell's notices are for every member). Owners and admins are, until they say otherwise.
+  await db.schema
+    .createTable("member_notifications")
+    .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+    .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+    .addColumn("new_tickets", "integer", (c) => c.notNull())
+    .addColumn("new_messages", "integer", (c) => c.notNull())
+    .addColumn("updated_at", "text", (c) => c.notNull())
+    .addPrimaryKeyConstraint("member_notifications_pk", ["workspace_id", "user_id"])
+    .execute();
+
   await db.schema.alterTable("contact_events").addColumn("customer_id", "text").execute();
   await db.schema.createIndex("contact_events_customer_idx").on("contact_events").columns(["customer_id"]).execute();
 }
@@ -160,6 +173,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex("contact_events_customer_idx").execute();
   await db.schema.alterTable("contact_events").dropColumn("customer_id").execute();
   for (const table of [
+    "member_notifications",
     "saved_items",
     "ticket_messages",
     "tickets",

@@ -123,7 +123,17 @@ export interface SavedItemsTable {
   created_at: string;
 }
 
+/** A member's choice of e-mails about the inbox (absent: on for owners and admins, off for the rest). */
+export interface MemberNotificationsTable {
+  workspace_id: string;
+  user_id: string;
+  new_tickets: number;
+  new_messages: number;
+  updated_at: string;
+}
+
 export interface CustomersTables {
+  member_notifications: MemberNotificationsTable;
   customers: CustomersTable;
   customer_settings: CustomerSettingsTable;
   customer_challenges: CustomerChallengesTable;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../helpers/axe";
 import { browserSuite, openBrowser, signUpWithWorkspace } from "../helpers/browser";
 import { lastMailTo, uniqueEmail } from "../helpers/client";
-import { codeMailTo } from "../helpers/customers";
+import { codeMailTo, signInCustomer } from "../helpers/customers";
 
 const suite = browserSuite({ bypassCSP: true });
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -116,6 +116,28 @@ describe("a customer's portal", () => {
     await operator.getByRole("link", { name: "Ada Lovelace" }).click();
     await operator.getByText("Opened request #1: A cake for Saturday").waitFor();
     await check(operator, "console-customer");
+  });
+
+  it("shows the operator a native notice in the desktop shell when a new request arrives", async () => {
+    const desk = await suite.context.newPage();
+    // The desktop shell's bridge (ADR 012), as its preload exposes it; the console asks once a minute.
+    await desk.addInitScript(() => {
+      const w = window as unknown as { notices: unknown[]; atrium: { notify(n: unknown): void } };
+      w.notices = [];
+      w.atrium = { notify: (notice) => w.notices.push(notice) };
+    });
+    await desk.clock.install();
+    await desk.goto(`${suite.server.url}/inbox`);
+    await desk.getByRole("heading", { name: "Inbox" }).waitFor();
+    const customer = await signInCustomer(suite.server.url, SLUG, uniqueEmail("cy"));
+    expect((await customer.post(`/${SLUG}/tickets`, { subject: "Gluten-free bread?", message: "Any?" })).status).toBe(
+      303,
+    );
+    await desk.clock.fastForward(61_000);
+    await expect
+      .poll(() => desk.evaluate(() => (window as unknown as { notices: unknown[] }).notices))
+      .toEqual([{ title: "New in your inbox", body: expect.stringContaining("Gluten-free bread?") }]);
+    await desk.close();
   });
 
   it("shows another customer, signed in by the e-mailed link, nothing of Ada's; Ada's cookie is no key to another site", async () => {

@@ -8,7 +8,16 @@
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { listTables } from "../../db/client";
-import { Client, createWorkspace, lastMailTo, linkIn, mailedText, signUp, uniqueEmail } from "../helpers/client";
+import {
+  Client,
+  addMember,
+  createWorkspace,
+  lastMailTo,
+  linkIn,
+  mailedText,
+  signUp,
+  uniqueEmail,
+} from "../helpers/client";
 import { askForCode, codeMailTo, customerCookie, signInCustomer } from "../helpers/customers";
 import { startServer, type TestServer } from "../helpers/server";
 import { setTestClock } from "~/lib/clock.server";
@@ -436,7 +445,7 @@ describe("a customer's data", () => {
     const erased = await customer.post(`/${slug}/profile`, { intent: "erase", confirm: "erase" });
     expect(erased.status).toBe(303);
     expect((await customer.get(`/${slug}/account`)).status).toBe(302);
-    const left = await rowsMentioning([email, "Zelda", "7946"]);
+    const left = await rowsMentioning([email, "Zelda Quartermaine", "+44 20 7946 0000"]);
     expect(left.map((l) => l.table)).toEqual([]);
     const audit = await server.db
       .selectFrom("audit_events")
@@ -551,5 +560,32 @@ describe("saved pages", () => {
     const other = await business();
     const foreign = await publishedPage(other.owner, "elsewhere");
     expect((await client.post(`/${slug}/saved`, { intent: "save", ref: foreign.id })).status).toBe(404);
+  });
+});
+
+describe("telling the team", () => {
+  it("e-mails each member as they chose, counts the unread in the sidebar, and sums it up for the desktop shell", async () => {
+    const { slug, owner, ownerEmail } = await business();
+    const editor = await signUp(server.url, uniqueEmail("editor"));
+    await addMember(server.url, owner, editor, "editor");
+    // The owner turns ticket e-mails off; the editor (off by default) turns them on.
+    expect((await owner.post("/inbox", { newMessages: "on" })).status).toBe(200);
+    expect((await editor.client.post("/inbox", { newTickets: "on" })).status).toBe(200);
+    const mailsTo = async (to: string) =>
+      server.db.selectFrom("mail_messages").select("subject").where("to_address", "=", to).execute();
+    const before = (await mailsTo(ownerEmail)).length;
+
+    const customer = await signInCustomer(server.url, slug, customerEmail());
+    await openTicket(customer, slug, "Oat milk?");
+    await drainJobs();
+    expect((await mailsTo(editor.email)).map((m) => m.subject)).toContain("New request #1 “Oat milk?”");
+    expect((await mailsTo(ownerEmail)).length).toBe(before);
+
+    const shell = await (await editor.client.get("/inbox")).text();
+    expect(shell).toMatch(/class="nav-badge">1<span class="visually-hidden"> unread<\/span>/);
+    const summary = await editor.client.get("/api/editor/inbox/summary");
+    expect(summary.status).toBe(200);
+    expect(await summary.json()).toEqual({ unread: 1, latest: expect.stringContaining("Oat milk?") });
+    expect((await visitor().get("/api/editor/inbox/summary")).status).toBe(401);
   });
 });

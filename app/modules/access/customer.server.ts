@@ -23,7 +23,7 @@ import type { Customer } from "~/modules/customers/customers.server";
 import { grantOfToken, type ManageGrant } from "~/modules/customers/manage-tokens.server";
 import { readCustomerSession, type CustomerSession } from "~/modules/customers/sessions.server";
 import { linkBase } from "~/modules/sites/address.server";
-import { resolveSiteBySlug, resolveSiteOfApiRequest, type ResolvedSite } from "./site.server";
+import { resolveSiteOfApiRequest, siteOfPath, type ResolvedSite } from "./site.server";
 
 async function countRequest(context: AppLoadContext, site: ResolvedSite, customerId: string | null) {
   const state = await context.services.customerThrottle
@@ -106,12 +106,7 @@ export const siteWithOptionalCustomer = defineGuard(
 );
 
 /** A portal page's site, by the path's slug (server.ts rewrote a custom domain's paths to it). */
-async function portalSite(context: AppLoadContext, slug: string | undefined): Promise<ResolvedSite> {
-  const site = await resolveSiteBySlug(context.services.db, slug);
-  // No site: the `$site` layout answers (404, 503, or the 301 of a former address).
-  if (!site) throw new Response(null, { status: 404, statusText: "Not Found" });
-  return site;
-}
+const portalSite = (context: AppLoadContext, slug: string | undefined) => siteOfPath(context.services.db, slug);
 
 /** `{base}/login?next=…`: where a visitor without a session is sent, to come back here after. */
 function toSignIn(context: AppLoadContext, request: Request, slug: string): Response {

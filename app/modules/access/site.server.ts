@@ -89,3 +89,14 @@ export function resolveSiteOfApiRequest(
   const query = new URL(request.url).searchParams.get("site");
   return query ? resolveSiteBySlug(db, query, "query") : Promise.resolve(null);
 }
+
+/**
+ * For the pages under `/{site}` that answer for the site itself (sign-in, sign-out, unlock, the portal): the
+ * site named by the path. None: a bare 404, which the `$site` layout's own loader turns into the right answer
+ * (its 404 page, the 503 of a suspended owner's site, the 301 of a former address).
+ */
+export async function siteOfPath(db: Db, slug: string | undefined): Promise<ResolvedSite> {
+  const site = await resolveSiteBySlug(db, slug);
+  if (!site) throw new Response(null, { status: 404, statusText: "Not Found" });
+  return site;
+}

@@ -1,10 +1,12 @@
 /**
  * Telling the business that a visitor wrote: a job queued with the message (in the same transaction), which
- * e-mails the workspace's owner and admins through the mail module — so each mail is in the workspace's outbox,
+ * e-mails the members who want to hear of contact messages (by default the owners and admins; ADR 029) through the
+ * mail module — so each mail is in the workspace's outbox,
  * sent once per recipient however often the job is retried (idempotency key), and the visitor's request never
  * waits on a mail server.
  */
 import type { Db } from "~db/client";
+import { memberNotificationsOf } from "~/modules/customers/member-notifications.server";
 import type { JobHandler } from "~/modules/jobs/jobs.server";
 import type { Mailer } from "~/modules/mail/mail.server";
 import { contactMessagesOf, type NotifyPayload } from "./messages.server";
@@ -21,15 +23,7 @@ export function notifyHandler({ db, mailer }: { db: Db; mailer: Mailer }): JobHa
     if (!message) return;
     const workspace = await db.selectFrom("workspaces").select("name").where("id", "=", workspaceId).executeTakeFirst();
     if (!workspace) return;
-    const recipients = await db
-      .selectFrom("workspace_members as m")
-      .innerJoin("users as u", "u.id", "m.user_id")
-      .select("u.email")
-      .where("m.workspace_id", "=", workspaceId)
-      .where("m.role", "in", ["owner", "admin"])
-      .where("u.status", "=", "active")
-      .orderBy("u.email")
-      .execute();
+    const recipients = await memberNotificationsOf(db, workspaceId).recipients("newMessages");
     const text = [
       `${message.name} <${message.email}> wrote through the contact form of ${workspace.name}'s site:`,
       "",
@@ -37,7 +31,7 @@ export function notifyHandler({ db, mailer }: { db: Db; mailer: Mailer }): JobHa
       "",
       `Reply to ${message.email}, or read it in your inbox: ${origin}/inbox/${message.id}`,
     ].join("\n");
-    for (const { email } of recipients) {
+    for (const email of recipients) {
       await mailer.send({
         workspaceId,
         to: email,

@@ -132,11 +132,8 @@ export interface ProfileChange {
 /** Where a change came from, for marketing consent's record ("portal", "api", "console"). */
 export type ChangeSource = "portal" | "api" | "console";
 
-/** A new customer's row: nothing known but the address. */
-const blankRow = (id: string, workspaceId: string, email: string, at: string) => ({
-  id,
-  workspace_id: workspaceId,
-  email,
+/** Every personal field of a customer's row, empty: a new customer's, and an erased one's. */
+export const NO_PERSONAL_DATA = {
   email_verified_at: null,
   name: "",
   phone: null,
@@ -147,6 +144,14 @@ const blankRow = (id: string, workspaceId: string, email: string, at: string) =>
   notifications: "{}",
   tags: "[]",
   notes: "",
+} as const;
+
+/** A new customer's row: nothing known but the address. */
+const blankRow = (id: string, workspaceId: string, email: string, at: string) => ({
+  ...NO_PERSONAL_DATA,
+  id,
+  workspace_id: workspaceId,
+  email,
   erased_at: null,
   created_at: at,
   last_seen_at: null,

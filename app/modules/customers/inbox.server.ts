@@ -30,6 +30,8 @@ export interface InboxFilter {
   status?: TicketStatus;
   /** A member's id, or "none". Implies tickets. */
   assignee?: string;
+  /** Only what nobody in the workspace has opened yet. */
+  unread?: boolean;
 }
 
 export function inboxOf(db: Db, workspaceId: string) {
@@ -96,6 +98,7 @@ export function inboxOf(db: Db, workspaceId: string) {
       const rows = await db
         .selectFrom(union(filter).as("inbox"))
         .selectAll()
+        .$if(!!filter.unread, (q) => q.where("unread", "=", 1))
         .orderBy("at", "desc")
         .orderBy("id", "desc")
         .limit(page.size)

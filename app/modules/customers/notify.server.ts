@@ -9,6 +9,7 @@
  */
 import type { AppServices } from "~/lib/context";
 import type { JobHandler } from "~/modules/jobs/jobs.server";
+import { memberNotificationsOf } from "~/modules/customers/member-notifications.server";
 import { withTokensHidden } from "~/modules/mail/mail.server";
 import { siteAddressOf, siteUrl } from "~/modules/sites/address.server";
 import { customersOf } from "./customers.server";
@@ -38,15 +39,7 @@ export function ticketMailHandler(services: AppServices): JobHandler {
     const label = `#${ticket.number} “${ticket.subject}”`;
 
     if (message.author === "customer") {
-      const recipients = await db
-        .selectFrom("workspace_members as m")
-        .innerJoin("users as u", "u.id", "m.user_id")
-        .select("u.email")
-        .where("m.workspace_id", "=", workspaceId)
-        .where("m.role", "in", ["owner", "admin"])
-        .where("u.status", "=", "active")
-        .orderBy("u.email")
-        .execute();
+      const recipients = await memberNotificationsOf(db, workspaceId).recipients("newTickets");
       const who = ticket.name ? `${ticket.name} <${ticket.email}>` : ticket.email;
       const first = (await tickets.messagesOf(ticketId))[0]?.id === messageId;
       const text = [
@@ -58,7 +51,7 @@ export function ticketMailHandler(services: AppServices): JobHandler {
         "",
         `Answer it in your inbox: ${origin}/inbox/tickets/${ticket.id}`,
       ].join("\n");
-      for (const { email } of recipients) {
+      for (const email of recipients) {
         await mailer.send({
           workspaceId,
           to: email,

@@ -15,7 +15,7 @@ import { containsText } from "~db/like";
 import { isoNow } from "~/lib/clock.server";
 import { conflict } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
-import { customersOf } from "./customers.server";
+import { NO_PERSONAL_DATA, customersOf } from "./customers.server";
 
 export const EXPORT_FORMAT = "atrium.customer-export.v1";
 
@@ -179,20 +179,7 @@ export async function eraseCustomer(db: Db, workspaceId: string, customerId: str
       .execute();
     await trx
       .updateTable("customers")
-      .set({
-        email: `erased-${customerId.toLowerCase()}@invalid`,
-        email_verified_at: null,
-        name: "",
-        phone: null,
-        password_hash: null,
-        marketing_consent: 0,
-        marketing_consent_at: null,
-        marketing_consent_source: null,
-        notifications: "{}",
-        tags: "[]",
-        notes: "",
-        erased_at: at,
-      })
+      .set({ ...NO_PERSONAL_DATA, email: `erased-${customerId.toLowerCase()}@invalid`, erased_at: at })
       .where("workspace_id", "=", workspaceId)
       .where("id", "=", customerId)
       .execute();

@@ -8,6 +8,7 @@ import type { Db } from "~db/client";
 import type { Env } from "~/lib/env.server";
 import { createUser, findCredentials } from "~/modules/accounts/users.server";
 import { verifyPassword } from "~/modules/auth/password.server";
+import { seedDemoCustomers } from "~/modules/customers/demo.server";
 import { seedDemoMedia } from "~/modules/files/demo.server";
 import { seedDemoBrand } from "~/modules/sites/demo-brand.server";
 import { seedDemoPages } from "~/modules/sites/demo-pages.server";
@@ -36,6 +37,10 @@ export async function seedDemo(db: Db, env?: Env): Promise<boolean> {
   await seedDemoBrand(db, workspace.id, media);
   await seedDemoPages(db, workspace.id, media);
   await seedDemoPolicies(db, workspace.id);
+  // Its customers, and their requests in the inbox (the e-mails about them go to the demo operator's outbox,
+  // with links to this server).
+  const origin = env?.PUBLIC_URL ?? `http://localhost:${env?.PORT ?? 3000}`;
+  await seedDemoCustomers(db, workspace.id, user.id, origin.replace(/\/$/, ""));
   return true;
 }
 
