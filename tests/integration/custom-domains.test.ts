@@ -13,7 +13,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isoNow } from "~/lib/clock.server";
 import { newId } from "~/lib/ids.server";
-import { type Client, PASSWORD, createWorkspace, signUp } from "../helpers/client";
+import { type Client, PASSWORD, createWorkspace, mailedText, signUp } from "../helpers/client";
+import { codeMailTo } from "../helpers/customers";
 import { startServer, type TestServer } from "../helpers/server";
 
 const DOMAIN = "shop.example.test";
@@ -254,6 +255,37 @@ describe("a verified custom domain", () => {
     const cookies = res.headers.getSetCookie();
     expect(cookies.length).toBeGreaterThan(0);
     for (const cookie of cookies) expect(cookie).not.toMatch(/;\s*domain=/i);
+  });
+
+  it("signs a customer in on the domain with a host-only cookie of its own, which no other host accepts", async () => {
+    const email = `domain-customer-${Math.random().toString(36).slice(2, 7)}@example.test`;
+    const form = (fields: Record<string, string>) => ({
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: `http://${DOMAIN}` },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const asked = await send(DOMAIN, "POST", "/login", form({ intent: "send", email }));
+    expect(asked.status, asked.body).toBe(200);
+    const challenge = /name="challenge" value="([^"]+)"/.exec(asked.body)![1]!;
+    const { code, link } = codeMailTo(server.url, email);
+    // The e-mail's link is on the domain, where the cookie must be set.
+    expect(mailedText(server.url, email)).toContain(`http://${DOMAIN}/auth/callback?token=`);
+    const signedIn = await send(DOMAIN, "POST", "/login", form({ intent: "code", challenge, code, email }));
+    expect(signedIn.status, signedIn.body).toBe(303);
+    expect(signedIn.headers.location).toBe("/account");
+    const cookie = String(signedIn.headers["set-cookie"]);
+    expect(cookie).toMatch(/^atrium_customer=[\w-]{43}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/);
+    const value = cookie.split(";")[0]!.split("=")[1]!;
+    expect((await onDomain("/account", { headers: { cookie: `atrium_customer=${value}` } })).status).toBe(200);
+    // The same secret names no one on the deployment's host (under the site's cookie there) or on another domain.
+    const onHost = await onDeployment(`/${SLUG}/account`);
+    expect(onHost.status).not.toBe(200);
+    const elsewhere = await send(OTHER_DOMAIN, "GET", "/account", { headers: { cookie: `atrium_customer=${value}` } });
+    expect(elsewhere.status).toBe(302);
+    // A link of this site's challenge does not sign in on another site's domain.
+    await send(DOMAIN, "POST", "/login", form({ intent: "send", email }));
+    const fresh = codeMailTo(server.url, email).link;
+    expect(fresh).not.toBe(link);
+    expect((await send(OTHER_DOMAIN, "GET", fresh)).body).toContain("This link no longer works");
   });
 
   it("resolves /api/v1/* by the host: the contact form reaches this site, whatever the request names", async () => {

@@ -589,3 +589,87 @@ describe("telling the team", () => {
     expect((await visitor().get("/api/editor/inbox/summary")).status).toBe(401);
   });
 });
+
+describe("refusals that change nothing", () => {
+  it("moves an account to a new address only by the code sent there, and never onto another customer's address", async () => {
+    const { slug, workspaceId } = await business();
+    const a = customerEmail();
+    const b = customerEmail();
+    const client = await signInCustomer(server.url, slug, a);
+    await signInCustomer(server.url, slug, b);
+
+    // To B's address: the code goes to B's mailbox; even entered, it moves nothing.
+    const asked = await client.post(`/${slug}/profile`, { intent: "email", email: b });
+    const challenge = /name="challenge" value="([^"]+)"/.exec(await asked.text())![1]!;
+    const taken = await client.post(`/${slug}/profile`, {
+      intent: "email-code",
+      challenge,
+      code: codeMailTo(server.url, b).code,
+    });
+    expect(taken.status).toBe(409);
+    expect(await taken.text()).toContain("Another account uses this e-mail address");
+    const emails = async () =>
+      (await server.db.selectFrom("customers").select("email").where("workspace_id", "=", workspaceId).execute())
+        .map((c) => c.email)
+        .sort();
+    expect(await emails()).toEqual([a, b].sort());
+
+    // To a fresh address: the account moves, and signs in there.
+    const fresh = customerEmail();
+    const again = await client.post(`/${slug}/profile`, { intent: "email", email: fresh });
+    const second = /name="challenge" value="([^"]+)"/.exec(await again.text())![1]!;
+    const wrong = await client.post(`/${slug}/profile`, { intent: "email-code", challenge: second, code: "12345" });
+    expect(wrong.status).toBe(401);
+    const moved = await client.post(`/${slug}/profile`, {
+      intent: "email-code",
+      challenge: second,
+      code: codeMailTo(server.url, fresh).code,
+    });
+    expect(moved.status).toBe(200);
+    expect(await moved.text()).toContain(`Your account now uses ${fresh}.`);
+    expect(await emails()).toEqual([b, fresh].sort());
+    const profile = (await (await client.get(`/api/v1/profile?site=${slug}`)).json()) as { email: string };
+    expect(profile.email).toBe(fresh);
+  });
+
+  it("refuses a forged, expired or revoked manage link, and a session left idle too long", async () => {
+    const { slug, owner, workspaceId } = await business();
+    const guestEmail = customerEmail();
+    await visitor().post(`/api/v1/contact?site=${slug}`, { name: "Noor", email: guestEmail, message: "Gift cards?" });
+    const { id: messageId } = await server.db
+      .selectFrom("contact_messages")
+      .select("id")
+      .where("workspace_id", "=", workspaceId)
+      .executeTakeFirstOrThrow();
+    const ticketId = (await owner.post(`/inbox/${messageId}`, { intent: "to-ticket" })).headers
+      .get("location")!
+      .split("/")
+      .pop()!;
+    await owner.post(`/inbox/tickets/${ticketId}`, { intent: "reply", body: "Yes, from £10." });
+    await drainJobs();
+    const link = linkIn(mailedText(server.url, guestEmail), "/portal/callback");
+
+    const forged = await visitor().get(`/portal/callback?token=${"A".repeat(43)}`);
+    expect(forged.status).toBe(200);
+    expect(forged.headers.get("set-cookie")).toBeNull();
+    expect(await forged.text()).toContain("This link no longer works");
+
+    const issued = Date.now();
+    setTestClock(() => new Date(issued + 31 * 86_400_000));
+    expect(await (await visitor().get(link)).text()).toContain("This link no longer works");
+    setTestClock(undefined);
+
+    const guest = visitor();
+    expect((await guest.get(link)).status).toBe(303);
+    expect((await guest.get(`/${slug}/tickets/${ticketId}`)).status).toBe(200);
+    const { revokeManageTokens } = await import("~/modules/customers/manage-tokens.server");
+    expect(await revokeManageTokens(server.db, workspaceId, "ticket", ticketId)).toBe(1);
+    expect((await guest.get(`/${slug}/tickets/${ticketId}`)).status).toBe(302);
+    expect(await (await visitor().get(link)).text()).toContain("This link no longer works");
+
+    const customer = await signInCustomer(server.url, slug, customerEmail());
+    expect((await customer.get(`/${slug}/account`)).status).toBe(200);
+    setTestClock(() => new Date(issued + 31 * 86_400_000));
+    expect((await customer.get(`/${slug}/account`)).status).toBe(302);
+  });
+});

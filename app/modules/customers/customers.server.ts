@@ -345,11 +345,7 @@ export function customersOf(db: Db, workspaceId: string) {
     async changeEmail(id: string, email: string): Promise<Customer> {
       const address = email.trim().toLowerCase();
       const holder = await byEmail(address);
-      if (holder && holder.id !== id) {
-        throw conflict("Another account uses this e-mail address", [
-          { field: "email", message: "Another account uses this e-mail address" },
-        ]);
-      }
+      if (holder && holder.id !== id) throw conflict("Another account uses this e-mail address");
       try {
         await update(id).set({ email: address, email_verified_at: isoNow() }).execute();
       } catch (error) {
