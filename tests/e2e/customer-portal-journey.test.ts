@@ -13,6 +13,7 @@ import { seriousViolations } from "../helpers/axe";
 import { browserSuite, openBrowser, signUpWithWorkspace } from "../helpers/browser";
 import { lastMailTo, uniqueEmail } from "../helpers/client";
 import { codeMailTo, signInCustomer } from "../helpers/customers";
+import { issueManageToken } from "~/modules/customers/manage-tokens.server";
 
 const suite = browserSuite({ bypassCSP: true });
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -176,6 +177,36 @@ describe("a customer's portal", () => {
     await ada.page.goto(`${suite.server.url}/${OTHER}/account`);
     await ada.page.getByRole("heading", { name: "Sign in" }).waitFor();
     expect(new URL(ada.page.url()).pathname).toBe(`/${OTHER}/login`);
+  });
+
+  it("opens one request to a guest holding its manage link, and says so when a link no longer works", async () => {
+    const browser = await openBrowser({ bypassCSP: true });
+    try {
+      const page = await browser.context.newPage();
+      const [ticket] = await suite.server.db.selectFrom("tickets").select(["id", "workspace_id"]).execute();
+      const token = await issueManageToken(suite.server.db, ticket!.workspace_id, {
+        subjectType: "ticket",
+        subjectId: ticket!.id,
+        actions: ["view", "reply"],
+        email: adaEmail,
+        days: 1,
+      });
+      await page.goto(`${suite.server.url}/portal/callback?token=${token}`);
+      await page.getByRole("heading", { name: "Your support request" }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/${SLUG}/tickets/${ticket!.id}`);
+      await page.getByText("Yes! Lemon it is — pick it up after 10.").waitFor();
+      // Replying is allowed by this link; closing is not, so it is not offered.
+      expect(await page.getByRole("button", { name: "Close this request" }).count()).toBe(0);
+      await check(page, "guest-ticket");
+      await page.goto(`${suite.server.url}/portal/callback?token=${"x".repeat(43)}`);
+      await page.getByRole("heading", { name: "This link no longer works" }).waitFor();
+      await check(page, "manage-link-expired");
+      await page.goto(`${suite.server.url}/auth/callback?token=spent`);
+      await page.getByRole("heading", { name: "This link no longer works" }).waitFor();
+      await check(page, "sign-in-link-expired");
+    } finally {
+      await browser.close();
+    }
   });
 
   it("exports everything, then erases it", async () => {

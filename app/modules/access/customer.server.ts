@@ -177,7 +177,8 @@ export const portalVisitor = defineGuard(
       grant &&
       grant.workspaceId === site.workspace.id &&
       grant.subjectType === record.type &&
-      grant.subjectId === record.id
+      grant.subjectId === record.id &&
+      grant.actions.includes("view")
     ) {
       return { kind: "guest", site, grant };
     }
