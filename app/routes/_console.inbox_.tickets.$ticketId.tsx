@@ -71,6 +71,17 @@ export const action = page("operator", async ({ request, params, context }: Acti
         await tickets.setStatus(id, status, session.user.id);
         return { ok: true, intent: "status", message: `Marked ${INBOX_STATUS_LABELS[status]!.toLowerCase()}.` };
       }
+      case "revoke-links": {
+        const revoked = await tickets.revokeLinks(id, session.user.id);
+        return {
+          ok: true,
+          intent: "revoke-links",
+          message:
+            revoked === 0
+              ? "There was no live link to revoke."
+              : `${revoked} e-mailed link${revoked === 1 ? "" : "s"} revoked. Your next reply sends a new one.`,
+        };
+      }
       case "assign":
         await tickets.assign(id, values.assignee || null, session.user.id);
         return { ok: true, intent: "assign", message: "Assignment saved." };
@@ -169,6 +180,19 @@ export default function TicketInConsole() {
                   Save status
                 </button>
               </Form>
+              {ticket.customerId ? null : (
+                <Form method="post" className="panel">
+                  <input type="hidden" name="intent" value="revoke-links" />
+                  <h2>Guest links</h2>
+                  <p className="hint">
+                    This guest follows the request by the links in your replies. Revoke them if one reached the wrong
+                    person; your next reply sends a new one.
+                  </p>
+                  <button type="submit" className="secondary">
+                    Revoke e-mailed links
+                  </button>
+                </Form>
+              )}
               <Form method="post" className="panel">
                 <input type="hidden" name="intent" value="assign" />
                 <DescribedField id="ticket-assignee" label="Assigned to">

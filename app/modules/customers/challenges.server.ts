@@ -15,8 +15,6 @@ import { sha256Base64url } from "~/lib/hash.server";
 import { newId, newSecret } from "~/lib/ids.server";
 import { CHALLENGE_MINUTES, MAX_CODE_ATTEMPTS } from "./limits";
 
-export { CHALLENGE_MINUTES, MAX_CODE_ATTEMPTS };
-
 export type ChallengePurpose = "sign-in" | "email-change";
 
 export interface IssuedChallenge {
@@ -120,16 +118,17 @@ export function challengesOf(db: Db, workspaceId: string) {
             : "That code is not right, and this one no longer works. Ask for a new code.",
         );
       }
-      return spend(db, row.id, at, EXPIRED);
+      return spend(db, workspaceId, row.id, at, EXPIRED);
     },
   };
 }
 
 /** Marks a challenge used, once: of two concurrent uses only one wins. */
-async function spend(db: Db, id: string, at: string, refusal: string): Promise<ProvenChallenge> {
+async function spend(db: Db, workspaceId: string, id: string, at: string, refusal: string): Promise<ProvenChallenge> {
   const result = await db
     .updateTable("customer_challenges")
     .set({ used_at: at })
+    .where("workspace_id", "=", workspaceId)
     .where("id", "=", id)
     .where("used_at", "is", null)
     .where("expires_at", ">", at)
@@ -176,7 +175,7 @@ export async function challengeOfLink(
 export async function spendLink(db: Db, token: string): Promise<ProvenChallenge> {
   const found = await challengeOfLink(db, token);
   if (!found) throw unauthenticated(LINK_EXPIRED);
-  return spend(db, found.id, isoNow(), LINK_EXPIRED);
+  return spend(db, found.workspaceId, found.id, isoNow(), LINK_EXPIRED);
 }
 
 /** Housekeeping: challenges a day past their expiry are of no use to anyone. */

@@ -280,13 +280,6 @@ export function customersOf(db: Db, workspaceId: string) {
       return byId(id);
     },
 
-    /** Marks the customer seen (at most once a minute is written: callers pass the time they read). */
-    async touch(id: string, lastSeenAt: string | null): Promise<void> {
-      const at = isoNow();
-      if (lastSeenAt && Date.parse(at) - Date.parse(lastSeenAt) < 60_000) return;
-      await update(id).set({ last_seen_at: at }).execute();
-    },
-
     /** What the customer changes of their own profile (portal or API). */
     async updateProfile(id: string, change: ProfileChange, source: ChangeSource): Promise<Customer> {
       const current = await byId(id);
@@ -434,8 +427,6 @@ export function customersOf(db: Db, workspaceId: string) {
     },
   };
 }
-
-export type Customers = ReturnType<typeof customersOf>;
 
 export interface TimelineEntry {
   kind: "contact-event" | "ticket";

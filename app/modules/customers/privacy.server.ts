@@ -126,8 +126,6 @@ export async function exportCustomer(db: Db, workspaceId: string, customerId: st
   };
 }
 
-export type CustomerExport = Awaited<ReturnType<typeof exportCustomer>>;
-
 /** Anonymises the customer and deletes what is only personal, in one transaction. */
 export async function eraseCustomer(db: Db, workspaceId: string, customerId: string, actor: PrivacyActor) {
   const customer = await customersOf(db, workspaceId).byId(customerId);

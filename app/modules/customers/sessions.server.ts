@@ -47,10 +47,6 @@ function cookieSecret(request: Request, context: AppLoadContext, site: SiteRef):
   return value && SECRET.test(value) ? value : undefined;
 }
 
-/** Whether the request carries this site's cookie at all (live or not): a stale one is cleared. */
-export const carriesCustomerCookie = (request: Request, context: AppLoadContext, site: SiteRef) =>
-  cookieSecret(request, context, site) !== undefined;
-
 function bearerSecret(request: Request): string | undefined {
   const match = /^Bearer\s+([A-Za-z0-9_-]{43})$/i.exec(request.headers.get("authorization")?.trim() ?? "");
   return match?.[1];

@@ -16,6 +16,7 @@ import { conflict, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { enqueueJob } from "~/modules/jobs/jobs.server";
+import { revokeManageTokens } from "./manage-tokens.server";
 
 export const TICKET_STATUSES = ["open", "pending", "closed"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -294,6 +295,20 @@ export function ticketsOf(db: Db, workspaceId: string) {
       });
     },
 
+    /** Ends every e-mailed link to this ticket (a guest forwarded one by mistake); answers how many were live. */
+    async revokeLinks(id: string, actorUserId: string): Promise<number> {
+      await byId(id);
+      return db.transaction().execute(async (trx) => {
+        const revoked = await revokeManageTokens(trx, workspaceId, "ticket", id);
+        await recordWorkspaceEvent(trx, workspaceId, {
+          action: "ticket.links_revoked",
+          actorUserId,
+          detail: { ticketId: id, revoked },
+        });
+        return revoked;
+      });
+    },
+
     /** Assigns the ticket to a member of the workspace (or to nobody). */
     async assign(id: string, userId: string | null, actorUserId: string): Promise<void> {
       await byId(id);
@@ -381,8 +396,6 @@ export function ticketsOf(db: Db, workspaceId: string) {
     },
   };
 }
-
-export type Tickets = ReturnType<typeof ticketsOf>;
 
 /** A ticket as its customer sees it (the customer API): nothing about who in the team has it. */
 export function customerTicket(ticket: Ticket) {
