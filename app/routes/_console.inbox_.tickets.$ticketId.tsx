@@ -137,7 +137,9 @@ export default function TicketInConsole() {
                 id="reply-body"
                 label={`Reply to ${ticket.name || ticket.email}`}
                 error={result?.fieldErrors?.body}
-                hint={`Sent to ${ticket.email} from ${workspace.name}, and shown in their account on your site.`}
+                hint={`Sent to ${ticket.email} from ${workspace.name}, and shown ${
+                  ticket.customerId ? "in their account on your site" : "on the page the e-mail's link opens"
+                }.`}
               >
                 {(describedBy) => (
                   <textarea
