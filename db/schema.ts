@@ -11,6 +11,7 @@ import type { ApiKeysTables } from "./schema/api-keys";
 import type { AuditTables } from "./schema/audit";
 import type { AuthTables } from "./schema/auth";
 import type { CacheTables } from "./schema/cache";
+import type { CommerceTables } from "./schema/commerce";
 import type { ContactsTables } from "./schema/contacts";
 import type { CustomersTables } from "./schema/customers";
 import type { DomainsTables } from "./schema/domains";
@@ -44,6 +45,7 @@ export interface Database
     MailTables,
     ContactsTables,
     CustomersTables,
+    CommerceTables,
     OAuthTables,
     HealthTables,
     CacheTables,
@@ -58,6 +60,7 @@ export interface Database
 
 // Every owner's types stay importable from "~db/schema", so callers need not know which file holds a table.
 export * from "./schema/accounts";
+export * from "./schema/commerce";
 export * from "./schema/api-keys";
 export * from "./schema/audit";
 export * from "./schema/cache";

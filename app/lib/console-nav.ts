@@ -56,6 +56,14 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
     ],
   },
   {
+    label: "Shop",
+    entries: [
+      { label: "Products", to: "/shop", end: true, scope: "workspace" },
+      { label: "Orders", to: "/shop/orders", scope: "workspace" },
+      { label: "Delivery", to: "/shipping", scope: "workspace" },
+    ],
+  },
+  {
     label: "Automation",
     entries: [{ label: "SOPs", to: "/settings/sops", scope: "workspace" }],
   },
@@ -67,6 +75,7 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
       { label: "Site visibility", to: "/settings/site", scope: "workspace", role: "admin" },
       { label: "Domains", to: "/settings/domains", scope: "workspace", role: "admin" },
       { label: "Event receivers", to: "/settings/webhooks", scope: "workspace", role: "admin" },
+      { label: "Payments", to: "/settings/integrations/payments", scope: "workspace", role: "admin" },
       { label: "Page status", to: "/settings/page-status", scope: "workspace" },
       { label: "API keys", to: "/settings/api-keys", scope: "account" },
       { label: "OAuth apps", to: "/settings/integrations/oauth-apps", scope: "account" },

@@ -68,3 +68,10 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, field: 
   }
   return parsed.data;
 }
+
+/** Validates a module's whole input; a failure is `invalid` with every field's issue, never a 500 from a ZodError. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalid("Check the highlighted fields", issuesOf(parsed.error));
+  return parsed.data;
+}

@@ -35,7 +35,11 @@ export async function readForm(request: Request, context: AppLoadContext): Promi
     throw new HttpError(400, "The form could not be read");
   }
   const values: FormValues = {};
-  for (const [key, value] of form) if (typeof value === "string") values[key] = value;
+  // A repeated name (a multiple select, checkboxes sharing a name) arrives as its values joined by commas.
+  for (const [key, value] of form) {
+    if (typeof value !== "string") continue;
+    values[key] = key in values ? `${values[key]},${value}` : value;
+  }
   return values;
 }
 

@@ -6,6 +6,7 @@
 import type { AtriumModule } from "~/lib/module";
 import { authModule } from "./auth/module.server";
 import { cacheModule } from "./cache/module.server";
+import { commerceModule } from "./commerce/module.server";
 import { contactsModule } from "./contacts/module.server";
 import { customersModule } from "./customers/module.server";
 import { indexNowModule } from "./discovery/indexnow-module.server";
@@ -37,6 +38,7 @@ export const MODULES: readonly AtriumModule[] = [
   sitesModule,
   contactsModule,
   customersModule,
+  commerceModule,
   indexNowModule,
   eventsModule,
   // Last: it starts once every module's handlers exist, and stops first, so no job is still running on a

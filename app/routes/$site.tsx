@@ -19,6 +19,8 @@ import { publicCacheHeaders } from "~/modules/cache/headers";
 import { mergeCacheHeaders, nextLocalMidnight, NOT_CACHEABLE, siteFrameTags } from "~/modules/sites/page-cache";
 import { canonicalOf, chromeMeta, SITE_LAYOUT_ID, type SiteChrome } from "~/site/chrome";
 import { SiteFrame } from "~/site/frame";
+import { cartOfRequest } from "~/modules/commerce/cart.server";
+import { productsOf } from "~/modules/commerce/catalogue.server";
 import { siteMeta } from "~/site/meta";
 
 /** Public pages ship no JavaScript: fast, and byte-identical for every visitor so they can be cached. */
@@ -47,7 +49,17 @@ export const loader = page("public", async ({ request, params, context }: Loader
   // A protected site (ADR 023): redirects to its unlock page unless this visitor unlocked it.
   const gate = await siteGate(context, request, site.workspace);
   const address = await publicAddressOf(request, context, site.workspace);
-  const chrome = await loadSiteChrome(context.services.db, site.workspace, address, gate.state !== "public");
+  const [frame, onSale, cart] = await Promise.all([
+    loadSiteChrome(context.services.db, site.workspace, address, gate.state !== "public"),
+    productsOf(context.services.db, site.workspace.id).countActive(),
+    // Only a visitor with a cart cookie has a count, and their answers are never cached (its cookie bypasses).
+    cartOfRequest(request, context, site.workspace),
+  ]);
+  const chrome: SiteChrome = {
+    ...frame,
+    shop: onSale > 0,
+    cartCount: cart && !cart.orderId ? cart.lines.reduce((n, l) => n + l.quantity, 0) : null,
+  };
   if (chrome.noindex) hideFromSearchEngines(context);
   // The page cache (ADR 026): every page of a public site is the same for all its visitors and shows the
   // site's frame (its tags), and "today" (the footer's year, upcoming exceptions to the opening hours) until

@@ -77,6 +77,7 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
     await memberNotificationsOf(context.services.db, workspace.id).set(session.user.id, {
       newTickets: values.newTickets === "on",
       newMessages: values.newMessages === "on",
+      newOrders: values.newOrders === "on",
     });
     return { ok: true, intent: "notifications", message: "Your e-mail notifications are saved." };
   });
@@ -177,6 +178,10 @@ export default function Inbox() {
           <label>
             <input type="checkbox" name="newMessages" defaultChecked={notifications.newMessages} /> someone writes
             through the contact form
+          </label>
+          <label>
+            <input type="checkbox" name="newOrders" defaultChecked={notifications.newOrders} /> a customer places an
+            order in the shop
           </label>
         </fieldset>
         <button type="submit" className="secondary">

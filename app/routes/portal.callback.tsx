@@ -20,6 +20,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteCss }]
 /** The portal page of each kind of record a manage link can name. */
 const RECORD_PAGES: Record<string, (id: string) => string> = {
   ticket: (id) => `/tickets/${encodeURIComponent(id)}`,
+  order: (id) => `/orders/${encodeURIComponent(id)}`,
 };
 
 export const loader = page(

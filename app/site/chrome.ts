@@ -78,6 +78,10 @@ export interface SiteChrome {
   jsonLd: object[];
   /** The header links the customer portal (`{base}/account`); not on a protected site's unlock page. */
   portal: boolean;
+  /** The header links the cart: the shop has something on sale (set by the `$site` layout, ADR 030). */
+  shop: boolean;
+  /** How many items this visitor's cart holds; null for a visitor without one (every cached answer). */
+  cartCount: number | null;
 }
 
 export const SITE_LAYOUT_ID = "routes/$site";

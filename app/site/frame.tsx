@@ -67,6 +67,23 @@ export function SiteFrame({ chrome, children }: { chrome: SiteChrome; children: 
               </details>
             </nav>
           ) : null}
+          {chrome.shop && chrome.portal ? (
+            <a className="site-header__account site-header__cart" href={`${base}/cart`}>
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+                <path
+                  d="M7 7V6a5 5 0 0 1 10 0v1h3a1 1 0 0 1 1 1.1l-1.2 11.2A3 3 0 0 1 16.8 22H7.2a3 3 0 0 1-3-2.7L3 8.1A1 1 0 0 1 4 7h3Zm2 0h6V6a3 3 0 0 0-6 0v1Z"
+                  fill="currentColor"
+                />
+              </svg>
+              <span>Cart</span>
+              {chrome.cartCount ? (
+                <span className="site-header__count">
+                  {chrome.cartCount}
+                  <span className="visually-hidden"> {chrome.cartCount === 1 ? "item" : "items"}</span>
+                </span>
+              ) : null}
+            </a>
+          ) : null}
           {chrome.portal ? (
             <a className="site-header__account" href={`${base}/account`}>
               <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">

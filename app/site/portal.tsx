@@ -7,9 +7,10 @@ import type { ReactNode } from "react";
 import { useId } from "react";
 import type { FormResult } from "~/lib/forms.server";
 
-/** Portal sections, in the navigation's order. Commerce and scheduling add orders, billing and bookings. */
+/** Portal sections, in the navigation's order. Scheduling and billing add bookings and invoices. */
 export const PORTAL_SECTIONS = [
   { path: "/account", label: "Overview" },
+  { path: "/orders", label: "Orders" },
   { path: "/tickets", label: "Support" },
   { path: "/saved", label: "Saved" },
   { path: "/profile", label: "Profile" },

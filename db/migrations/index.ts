@@ -25,6 +25,7 @@ import * as m0023 from "./0023-domains";
 import * as m0024 from "./0024-webhook-receivers";
 import * as m0025 from "./0025-cache-purges";
 import * as m0026 from "./0026-customers";
+import * as m0027 from "./0027-commerce";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   "0024-webhook-receivers": m0024,
   "0025-cache-purges": m0025,
   "0026-customers": m0026,
+  "0027-commerce": m0027,
 };

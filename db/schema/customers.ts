@@ -129,6 +129,8 @@ export interface MemberNotificationsTable {
   user_id: string;
   new_tickets: number;
   new_messages: number;
+  /** Added by 0027-commerce; null until the member chooses (their role's default). */
+  new_orders: number | null;
   updated_at: string;
 }
 

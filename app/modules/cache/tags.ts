@@ -24,6 +24,10 @@ export const TAG_KINDS = [
   "pages",
   /** Uploaded files shown on public pages (`ws:{id}:media`, or `ws:{id}:media:{fileId}` for one file). */
   "media",
+  /** One product's page (`ws:{id}:product:{productId}`). */
+  "product",
+  /** The shop's lists: /shop, its collections, the sitemap's products (a product added, removed, renamed). */
+  "shop",
 ] as const;
 export type TagKind = (typeof TAG_KINDS)[number];
 
@@ -38,6 +42,8 @@ export const cacheTags = {
   page: (workspaceId: string, pageId: string) => cacheTags.of(workspaceId, "page", pageId),
   pages: (workspaceId: string) => cacheTags.of(workspaceId, "pages"),
   media: (workspaceId: string, fileId?: string) => cacheTags.of(workspaceId, "media", fileId),
+  product: (workspaceId: string, productId: string) => cacheTags.of(workspaceId, "product", productId),
+  shop: (workspaceId: string) => cacheTags.of(workspaceId, "shop"),
 };
 
 export interface ParsedTag {
@@ -70,4 +76,7 @@ export const FAMILIES_BY_TAG_KIND: Readonly<Record<TagKind | "workspace", readon
   page: ["pages"],
   pages: ["pages"],
   media: ["media"],
+  // The products family (`/api/webhooks/products`) is not built yet (ADR 030): the console's saves purge these.
+  product: [],
+  shop: [],
 };

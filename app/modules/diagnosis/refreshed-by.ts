@@ -30,6 +30,8 @@ export const CONSOLE_PAGES_BY_TAG_KIND: Readonly<Record<TagKind | "workspace", r
   page: [{ path: "/website", label: "Pages" }],
   pages: [{ path: "/website", label: "Pages (publish, unpublish, rename, delete)" }],
   media: [{ path: "/website/media", label: "Media" }],
+  product: [{ path: "/shop", label: "Shop (the product's editor)" }],
+  shop: [{ path: "/shop", label: "Shop (products added, removed, renamed; collections)" }],
 };
 
 /** A tag's kind in words, for a person: "Branding", "Navigation", "Page" … */
@@ -42,6 +44,8 @@ export const TAG_KIND_LABELS: Readonly<Record<TagKind | "workspace", string>> = 
   page: "Page",
   pages: "The list of pages",
   media: "Media",
+  product: "Product",
+  shop: "The shop's lists",
 };
 
 export interface TagRefresher {

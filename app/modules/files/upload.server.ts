@@ -13,8 +13,12 @@ import type { FormResult } from "~/lib/forms.server";
 import { sizeLabel } from "./inspect.server";
 import { HttpError, asHttpError, noteFailure, readBodyBytes, retryAfterHeaders } from "~/lib/http.server";
 
-/** The routes that take files: the media library's form and the editor API's media routes. */
-const UPLOAD_PATHS = /^\/(website\/media\/?|api\/editor\/branding\/media(\/[^/]+)?\/?)$/;
+/**
+ * The routes that take files: the media library's form, the editor API's media routes, a product's editor (its
+ * images) and the shop's CSV import.
+ */
+const UPLOAD_PATHS =
+  /^\/(website\/media\/?|api\/editor\/branding\/media(\/[^/]+)?\/?|shop\/products\/[^/]+\/?|shop\/import\/?)$/;
 
 /** Room for the multipart envelope and the form's other fields. */
 const ENVELOPE_BYTES = 256 * 1024;

@@ -45,7 +45,16 @@ describe("file names and sizes", () => {
     expect(uploadBodyLimit("/website/media", env)).toBeGreaterThan(2 * 5_242_880);
     expect(uploadBodyLimit("/api/editor/branding/media", env)).toBeGreaterThan(2 * 5_242_880);
     expect(uploadBodyLimit("/api/editor/branding/media/01ABC", env)).toBeGreaterThan(2 * 5_242_880);
-    for (const path of ["/settings", "/api/editor/branding", "/website/media/extra/x", "/api/editor/pages"]) {
+    expect(uploadBodyLimit("/shop/products/01ABC", env)).toBeGreaterThan(2 * 5_242_880);
+    expect(uploadBodyLimit("/shop/import", env)).toBeGreaterThan(2 * 5_242_880);
+    for (const path of [
+      "/settings",
+      "/api/editor/branding",
+      "/website/media/extra/x",
+      "/api/editor/pages",
+      "/shop",
+      "/shop/products/x/y",
+    ]) {
       expect(uploadBodyLimit(path, env), path).toBeUndefined();
     }
   });

@@ -6,6 +6,7 @@
 import type { Db } from "~db/client";
 import type { Tier } from "~db/schema";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
+import { shopReadiness } from "~/modules/commerce/readiness.server";
 import { type Branding, brandingOf, DEFAULT_BRANDING } from "~/modules/sites/branding.server";
 import { pagesOf, publishedPage } from "~/modules/sites/pages.server";
 import type { Workspace, WorkspaceRepo } from "~/modules/tenancy/workspaces.server";
@@ -43,12 +44,13 @@ export async function checklistFor(
   operator: { id: string; tier: Tier },
 ): Promise<ChecklistItem[]> {
   const { id, slug } = access.workspace;
-  const [members, activeKeys, branding, pages, home] = await Promise.all([
+  const [members, activeKeys, branding, pages, home, shop] = await Promise.all([
     access.repo.listMembers(),
     apiKeysOf(db, operator).activeCount(),
     brandingOf(db, id).get(),
     pagesOf(db, id).count(),
     publishedPage(db, id, { home: true }),
+    shopReadiness(db, id),
   ]);
   return [
     {
@@ -99,5 +101,7 @@ export async function checklistFor(
       href: "/settings/api-keys",
       action: "Generate a key",
     },
+    // The shop's readiness (ADR 030): the same items the Shop page shows.
+    ...shop,
   ];
 }

@@ -8,6 +8,7 @@ import type { Db } from "~db/client";
 import type { Env } from "~/lib/env.server";
 import { createUser, findCredentials } from "~/modules/accounts/users.server";
 import { verifyPassword } from "~/modules/auth/password.server";
+import { seedDemoShop } from "~/modules/commerce/demo.server";
 import { seedDemoCustomers } from "~/modules/customers/demo.server";
 import { seedDemoMedia } from "~/modules/files/demo.server";
 import { seedDemoBrand } from "~/modules/sites/demo-brand.server";
@@ -41,6 +42,8 @@ export async function seedDemo(db: Db, env?: Env): Promise<boolean> {
   // with links to this server).
   const origin = env?.PUBLIC_URL ?? `http://localhost:${env?.PORT ?? 3000}`;
   await seedDemoCustomers(db, workspace.id, user.id, origin.replace(/\/$/, ""));
+  // Its shop: products, delivery, taxes, payments and one order waiting to be paid.
+  await seedDemoShop(db, workspace.id, user.id, media, origin.replace(/\/$/, ""));
   return true;
 }
 

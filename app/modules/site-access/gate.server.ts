@@ -241,6 +241,8 @@ export function lockedChrome(chrome: SiteChrome): SiteChrome {
     policies: [],
     jsonLd: [],
     portal: false,
+    shop: false,
+    cartCount: null,
     socialImage: null,
     profile: { ...chrome.profile, tagline: "", addressLines: [], phone: "", email: "", hours: [], exceptions: [] },
   };

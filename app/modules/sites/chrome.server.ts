@@ -92,6 +92,9 @@ export async function loadSiteChrome(
     policies,
     year: Number(todayIn(profile.timeZone).slice(0, 4)),
     portal: true,
+    // The shop's own: the `$site` layout fills them in (the sites module knows nothing of commerce).
+    shop: false,
+    cartCount: null,
     jsonLd: [
       { "@context": "https://schema.org", "@type": "WebSite", "@id": `${url}#website`, name, url },
       localBusinessJsonLd(profile, {

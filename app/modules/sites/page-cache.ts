@@ -15,10 +15,12 @@ import { cacheTags, type TagKind } from "~/modules/cache/tags";
 /**
  * What every page of a site shows, whichever page it is: the workspace itself (its name, suspension, address),
  * its look (branding, theme.css), its header and footer links, its settings (profile, policies, visibility,
- * discovery), its domains (the canonical addresses in the head) and its media (logo, favicon, sharing image).
+ * discovery), its domains (the canonical addresses in the head), its media (logo, favicon, sharing image) and
+ * whether its shop has anything on sale (the header's cart link).
  */
 export function siteFrameTags(workspaceId: string): string[] {
   return [
+    cacheTags.shop(workspaceId),
     cacheTags.workspace(workspaceId),
     cacheTags.branding(workspaceId),
     cacheTags.navigation(workspaceId),

@@ -1,0 +1,12 @@
+/** The console's Shop area (ADR 030): its tab bar and the words it uses for a product's status. */
+import type { SectionTab } from "~/ui/section-tabs";
+
+export const SHOP_TABS: readonly SectionTab[] = [
+  { label: "Products", to: "/shop", end: true },
+  { label: "Orders", to: "/shop/orders" },
+  { label: "Payments", to: "/shop/payments" },
+  { label: "Coupons", to: "/shop/coupons" },
+  { label: "Taxes", to: "/shop/taxes" },
+];
+
+export const PRODUCT_STATUS_LABELS = { draft: "Draft", active: "Active", archived: "Archived" } as const;

@@ -1,0 +1,154 @@
+/**
+ * The shop's API bodies (ADR 030), as zod schemas: what `/api/v1/cart/validate`, `/api/v1/orders` and
+ * `/api/editor/shop` take and answer, for their routes and the API reference. Plain data, no server imports.
+ * Amounts are integers in minor units of `currency` (ISO 4217).
+ */
+import { z } from "zod";
+
+export const CartValidateInput = z.object({
+  lines: z
+    .array(
+      z.object({
+        variantId: z.string().min(1).max(64),
+        quantity: z.number().int("A quantity is a whole number").min(1).max(999),
+        /** What the storefront shows as the unit price: compared with the server's, never used. */
+        price: z.number().int().min(0).optional(),
+      }),
+    )
+    .max(100, "A cart holds at most 100 different items"),
+  couponCode: z.string().trim().max(40).nullish(),
+  address: z
+    .object({
+      country: z
+        .string()
+        .trim()
+        .toUpperCase()
+        .regex(/^[A-Z]{2}$/, "A country is its ISO 3166-1 alpha-2 code"),
+      region: z.string().trim().max(40).nullish(),
+    })
+    .nullish(),
+  shippingRateId: z.string().max(64).nullish(),
+  /** The total the storefront shows: compared with the server's, so a stale or tampered total is named. */
+  total: z.number().int().min(0).optional(),
+});
+
+const Problem = z.object({
+  code: z.string(),
+  message: z.string(),
+  blocking: z.boolean(),
+  variantId: z.string().optional(),
+  field: z.string().optional(),
+  previousPrice: z.number().int().optional(),
+  price: z.number().int().optional(),
+  available: z.number().int().optional(),
+});
+
+const Totals = z.object({
+  subtotal: z.number().int(),
+  discount: z.number().int(),
+  shipping: z.number().int(),
+  tax: z.number().int(),
+  total: z.number().int(),
+});
+
+export const CartValidateOutput = z.object({
+  currency: z.string(),
+  pricesIncludeTax: z.boolean(),
+  lines: z.array(
+    z.object({
+      variantId: z.string(),
+      productId: z.string(),
+      title: z.string(),
+      variantTitle: z.string(),
+      unitPrice: z.number().int(),
+      quantity: z.number().int(),
+      subtotal: z.number().int(),
+      discount: z.number().int(),
+      total: z.number().int(),
+      tax: z.number().int(),
+      available: z.number().int().nullable(),
+    }),
+  ),
+  totals: Totals,
+  coupon: z.object({ code: z.string() }).nullable(),
+  tax: z.object({ name: z.string(), rateBp: z.number().int() }).nullable(),
+  shippingRates: z.array(z.object({ id: z.string(), name: z.string(), kind: z.string(), amount: z.number().int() })),
+  shippingRateId: z.string().nullable(),
+  problems: z.array(Problem),
+  ready: z.boolean(),
+});
+
+const Address = z.object({
+  line1: z.string(),
+  line2: z.string(),
+  city: z.string(),
+  postalCode: z.string(),
+  region: z.string(),
+  country: z.string(),
+});
+
+export const OrderOutput = Totals.extend({
+  id: z.string(),
+  number: z.number().int(),
+  status: z.enum(["pending", "paid", "partially_fulfilled", "fulfilled", "completed", "cancelled", "refunded"]),
+  currency: z.string(),
+  refunded: z.number().int(),
+  pricesIncludeTax: z.boolean(),
+  couponCode: z.string().nullable(),
+  shippingMethod: z.string(),
+  paymentMethod: z.string(),
+  email: z.string(),
+  name: z.string(),
+  address: Address.nullable(),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+});
+
+export const OrderDetailOutput = OrderOutput.extend({
+  lines: z.array(
+    z.object({
+      variantId: z.string().nullable(),
+      title: z.string(),
+      variantTitle: z.string(),
+      sku: z.string().nullable(),
+      unitPrice: z.number().int(),
+      quantity: z.number().int(),
+      discount: z.number().int(),
+      tax: z.number().int(),
+      total: z.number().int(),
+      fulfilledQuantity: z.number().int(),
+    }),
+  ),
+  payment: z
+    .object({ kind: z.string(), title: z.string().optional(), text: z.string().optional(), url: z.string().optional() })
+    .nullable(),
+  canCancel: z.boolean(),
+});
+
+export const OrderListOutput = z.object({
+  orders: z.array(OrderOutput),
+  page: z.number().int(),
+  pages: z.number().int(),
+  total: z.number().int(),
+});
+
+export const ReorderOutput = z.object({
+  lines: z.array(z.object({ variantId: z.string(), quantity: z.number().int() })),
+  validation: CartValidateOutput,
+});
+
+export const ShopSetupOutput = z.object({
+  ready: z.boolean(),
+  readiness: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      description: z.string(),
+      done: z.boolean(),
+      href: z.string(),
+      action: z.string(),
+    }),
+  ),
+  products: z.object({ active: z.number().int(), draft: z.number().int(), archived: z.number().int() }),
+});

@@ -1,0 +1,735 @@
+/**
+ * Orders (issue 17, ADR 030): pending → paid → partially fulfilled / fulfilled → completed, or cancelled, or
+ * refunded. Every change is one transaction that also writes the order's timeline, the audit log and, where the
+ * customer is told, the mail job — so a change and its record and its e-mail happen together or not at all.
+ *
+ * `finalisePayment` is the one way an order becomes paid, whoever says so (an operator's "mark as paid", a
+ * provider's event, a retry): the payment row is unique per provider reference and the order moves only from
+ * pending, so applying it twice or concurrently pays once, takes the stock once and sends one e-mail.
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { Db } from "~db/client";
+import type { Database, OrderRow } from "~db/schema";
+import { containsText } from "~db/like";
+import { isoNow } from "~/lib/clock.server";
+import { conflict, invalid, notFound } from "~/lib/errors";
+import { newId } from "~/lib/ids.server";
+import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { purgeTags } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
+import { enqueueJob } from "~/modules/jobs/jobs.server";
+import type { Address } from "./cart.server";
+
+export { ORDER_STATUSES, ORDER_STATUS_LABELS, type OrderStatus } from "./vocabulary";
+import type { OrderStatus } from "./vocabulary";
+
+export const ORDER_MAIL_JOB = "commerce.order-mail";
+export type OrderMailKind = "placed" | "paid" | "fulfilled" | "cancelled" | "refunded" | "resent";
+export interface OrderMailPayload {
+  orderId: string;
+  kind: OrderMailKind;
+  /** Distinguishes two e-mails of one kind (a second partial shipment, a resend). */
+  eventId: string;
+  origin: string;
+}
+
+export interface OrderLine {
+  id: string;
+  productId: string | null;
+  variantId: string | null;
+  title: string;
+  variantTitle: string;
+  sku: string | null;
+  unitPrice: number;
+  quantity: number;
+  discount: number;
+  tax: number;
+  total: number;
+  fulfilledQuantity: number;
+}
+
+export interface Order {
+  id: string;
+  number: number;
+  customerId: string | null;
+  email: string;
+  name: string;
+  phone: string | null;
+  address: Address | null;
+  currency: string;
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  tax: number;
+  total: number;
+  refunded: number;
+  pricesIncludeTax: boolean;
+  couponCode: string | null;
+  shippingMethod: string;
+  paymentProvider: string;
+  paymentMethod: string;
+  status: OrderStatus;
+  reservedUntil: string | null;
+  paidAt: string | null;
+  cancelledAt: string | null;
+  cancelReason: string | null;
+  erased: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OrderEvent {
+  id: string;
+  kind: string;
+  detail: Record<string, unknown>;
+  actorUserId: string | null;
+  createdAt: string;
+}
+
+export function toOrder(row: OrderRow): Order {
+  return {
+    id: row.id,
+    number: row.number,
+    customerId: row.customer_id,
+    email: row.email,
+    name: row.name,
+    phone: row.phone,
+    address: row.address ? (JSON.parse(row.address) as Address) : null,
+    currency: row.currency,
+    subtotal: row.subtotal,
+    discount: row.discount,
+    shipping: row.shipping,
+    tax: row.tax,
+    total: row.total,
+    refunded: row.refunded,
+    pricesIncludeTax: !!row.prices_include_tax,
+    couponCode: row.coupon_code,
+    shippingMethod: row.shipping_method,
+    paymentProvider: row.payment_provider,
+    paymentMethod: row.payment_method,
+    status: row.status as OrderStatus,
+    reservedUntil: row.reserved_until,
+    paidAt: row.paid_at,
+    cancelledAt: row.cancelled_at,
+    cancelReason: row.cancel_reason,
+    erased: row.erased_at !== null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+type Trx = Transaction<Database> | Kysely<Database>;
+
+/**
+ * After an order took, gave back or sold stock: its products' pages show their stock state, so their cached
+ * answers go (ADR 026). Called once the change committed.
+ */
+export async function purgeStockOf(db: Db, workspaceId: string, orderId: string): Promise<void> {
+  const lines = await db
+    .selectFrom("order_lines")
+    .select("product_id")
+    .distinct()
+    .where("workspace_id", "=", workspaceId)
+    .where("order_id", "=", orderId)
+    .execute();
+  const tags = lines.flatMap((l) => (l.product_id ? [cacheTags.product(workspaceId, l.product_id)] : []));
+  if (tags.length) await purgeTags(db, [...tags, cacheTags.shop(workspaceId)]);
+}
+
+/** Records a timeline entry (and the same in the audit log when a member did it). */
+export async function recordOrderEvent(
+  trx: Trx,
+  workspaceId: string,
+  orderId: string,
+  kind: string,
+  detail: Record<string, unknown>,
+  actorUserId: string | null,
+): Promise<string> {
+  const id = newId();
+  await trx
+    .insertInto("order_events")
+    .values({
+      id,
+      workspace_id: workspaceId,
+      order_id: orderId,
+      kind,
+      detail: JSON.stringify(detail),
+      actor_user_id: actorUserId,
+      created_at: isoNow(),
+    })
+    .execute();
+  await recordWorkspaceEvent(trx, workspaceId, {
+    action: `order.${kind}`,
+    actorUserId,
+    detail: { orderId, ...detail },
+  });
+  return id;
+}
+
+async function queueMail(trx: Trx, workspaceId: string, payload: OrderMailPayload): Promise<void> {
+  await enqueueJob(trx, { kind: ORDER_MAIL_JOB, workspaceId, payload, maxAttempts: 6 });
+}
+
+/** Gives an order's held stock back (a cancelled or expired unpaid order); each reservation once. */
+async function releaseReservations(trx: Trx, workspaceId: string, orderId: string): Promise<void> {
+  const held = await trx
+    .selectFrom("stock_reservations")
+    .select(["id", "variant_id", "quantity"])
+    .where("workspace_id", "=", workspaceId)
+    .where("order_id", "=", orderId)
+    .execute();
+  for (const r of held) {
+    const gone = await trx.deleteFrom("stock_reservations").where("id", "=", r.id).executeTakeFirst();
+    if (!Number(gone.numDeletedRows)) continue;
+    await trx
+      .updateTable("product_variants")
+      .set((eb) => ({ reserved: eb("reserved", "-", r.quantity) }))
+      .where("workspace_id", "=", workspaceId)
+      .where("id", "=", r.variant_id)
+      .execute();
+  }
+}
+
+/** Turns an order's held stock into stock sold (it was paid); each reservation once. */
+async function takeReservations(trx: Trx, workspaceId: string, orderId: string): Promise<void> {
+  const held = await trx
+    .selectFrom("stock_reservations")
+    .select(["id", "variant_id", "quantity"])
+    .where("workspace_id", "=", workspaceId)
+    .where("order_id", "=", orderId)
+    .execute();
+  for (const r of held) {
+    const gone = await trx.deleteFrom("stock_reservations").where("id", "=", r.id).executeTakeFirst();
+    if (!Number(gone.numDeletedRows)) continue;
+    await trx
+      .updateTable("product_variants")
+      .set((eb) => ({ reserved: eb("reserved", "-", r.quantity), stock: eb("stock", "-", r.quantity) }))
+      .where("workspace_id", "=", workspaceId)
+      .where("id", "=", r.variant_id)
+      .execute();
+  }
+}
+
+export interface PaymentNotice {
+  provider: string;
+  /** The provider's id for this payment; the manual provider's is the order's own. */
+  reference: string;
+  amount: number;
+  currency: string;
+  actorUserId: string | null;
+  note?: string;
+  origin: string;
+}
+
+export interface Finalised {
+  /** False when this payment was applied before (a retry, a duplicate event): nothing changed. */
+  applied: boolean;
+  order: Order;
+}
+
+export interface OrderFilter {
+  status?: OrderStatus | "open";
+  query?: string;
+  customerId?: string;
+}
+
+export function ordersOf(db: Db, workspaceId: string) {
+  const rows = () => db.selectFrom("orders").where("orders.workspace_id", "=", workspaceId);
+
+  const filtered = (f: OrderFilter) => {
+    let q = rows();
+    if (f.status === "open") q = q.where("orders.status", "in", ["pending", "paid", "partially_fulfilled"]);
+    else if (f.status) q = q.where("orders.status", "=", f.status);
+    if (f.customerId) q = q.where("orders.customer_id", "=", f.customerId);
+    if (f.query) {
+      const text = f.query.replace(/^#/, "");
+      q = q.where((eb) =>
+        eb.or([
+          containsText("orders.email", text),
+          containsText("orders.name", text),
+          ...(/^\d+$/.test(text) ? [eb("orders.number", "=", Number(text))] : []),
+        ]),
+      );
+    }
+    return q;
+  };
+
+  async function lockedOrder(trx: Trx, id: string): Promise<OrderRow> {
+    const row = await trx
+      .selectFrom("orders")
+      .selectAll()
+      .where("workspace_id", "=", workspaceId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!row) throw notFound("That order was not found");
+    return row;
+  }
+
+  return {
+    async list(f: OrderFilter & { size: number; offset: number }): Promise<Order[]> {
+      const found = await filtered(f)
+        .selectAll("orders")
+        .orderBy("orders.created_at", "desc")
+        .orderBy("orders.id", "desc")
+        .limit(f.size)
+        .offset(f.offset)
+        .execute();
+      return found.map(toOrder);
+    },
+
+    async count(f: OrderFilter = {}): Promise<number> {
+      const row = await filtered(f)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async byId(id: string): Promise<Order> {
+      const row = await rows().selectAll().where("id", "=", id).executeTakeFirst();
+      if (!row) throw notFound("That order was not found");
+      return toOrder(row);
+    },
+
+    /** One customer's order, or 404: another customer's order does not exist for them. */
+    async ofCustomer(customerId: string, id: string): Promise<Order> {
+      const row = await rows()
+        .selectAll()
+        .where("id", "=", id)
+        .where("customer_id", "=", customerId)
+        .executeTakeFirst();
+      if (!row) throw notFound("That order was not found");
+      return toOrder(row);
+    },
+
+    async linesOf(orderId: string): Promise<OrderLine[]> {
+      const lines = await db
+        .selectFrom("order_lines")
+        .selectAll()
+        .where("workspace_id", "=", workspaceId)
+        .where("order_id", "=", orderId)
+        .orderBy("position")
+        .execute();
+      return lines.map((l) => ({
+        id: l.id,
+        productId: l.product_id,
+        variantId: l.variant_id,
+        title: l.title,
+        variantTitle: l.variant_title,
+        sku: l.sku,
+        unitPrice: l.unit_price,
+        quantity: l.quantity,
+        discount: l.discount,
+        tax: l.tax,
+        total: l.total,
+        fulfilledQuantity: l.fulfilled_quantity,
+      }));
+    },
+
+    async eventsOf(orderId: string): Promise<OrderEvent[]> {
+      const events = await db
+        .selectFrom("order_events")
+        .selectAll()
+        .where("workspace_id", "=", workspaceId)
+        .where("order_id", "=", orderId)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
+      return events.map((e) => ({
+        id: e.id,
+        kind: e.kind,
+        detail: JSON.parse(e.detail) as Record<string, unknown>,
+        actorUserId: e.actor_user_id,
+        createdAt: e.created_at,
+      }));
+    },
+
+    async paymentsOf(orderId: string) {
+      return db
+        .selectFrom("payments")
+        .selectAll()
+        .where("workspace_id", "=", workspaceId)
+        .where("order_id", "=", orderId)
+        .orderBy("created_at")
+        .execute();
+    },
+
+    /** Payments and refunds across providers, newest first (Shop → Payments). */
+    async payments(page: { size: number; offset: number }) {
+      return db
+        .selectFrom("payments as p")
+        .innerJoin("orders as o", "o.id", "p.order_id")
+        .select([
+          "p.id",
+          "p.provider",
+          "p.kind",
+          "p.amount",
+          "p.currency",
+          "p.reference",
+          "p.note",
+          "p.created_at",
+          "o.id as order_id",
+          "o.number",
+          "o.name",
+          "o.email",
+        ])
+        .where("p.workspace_id", "=", workspaceId)
+        .orderBy("p.created_at", "desc")
+        .orderBy("p.id", "desc")
+        .limit(page.size)
+        .offset(page.offset)
+        .execute();
+    },
+
+    async countPayments(): Promise<number> {
+      const row = await db
+        .selectFrom("payments")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("workspace_id", "=", workspaceId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Applies a payment to an order: once, however often or concurrently it is told (see the file's note). */
+    async finalisePayment(orderId: string, notice: PaymentNotice): Promise<Finalised> {
+      const done = await db.transaction().execute(async (trx): Promise<Finalised> => {
+        const order = await lockedOrder(trx, orderId);
+        if (notice.currency !== order.currency)
+          throw invalid(`This order is in ${order.currency}, not ${notice.currency}`);
+        const inserted = await trx
+          .insertInto("payments")
+          .values({
+            id: newId(),
+            workspace_id: workspaceId,
+            order_id: orderId,
+            provider: notice.provider,
+            kind: "payment",
+            amount: notice.amount,
+            currency: notice.currency,
+            reference: notice.reference,
+            note: notice.note ?? "",
+            actor_user_id: notice.actorUserId,
+            created_at: isoNow(),
+          })
+          .onConflict((oc) => oc.columns(["workspace_id", "provider", "reference"]).doNothing())
+          .executeTakeFirst();
+        if (!Number(inserted.numInsertedOrUpdatedRows ?? 0))
+          return { applied: false, order: toOrder(await lockedOrder(trx, orderId)) };
+        const at = isoNow();
+        const moved = await trx
+          .updateTable("orders")
+          .set({ status: "paid", paid_at: at, updated_at: at, reserved_until: null })
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", orderId)
+          .where("status", "=", "pending")
+          .executeTakeFirst();
+        if (!Number(moved.numUpdatedRows)) {
+          if (order.status === "cancelled")
+            throw conflict(
+              `Order #${order.number} was cancelled${order.cancel_reason === "expired" ? " when its hold on the stock ran out" : ""}. Refund the payment, or place a new order for the customer.`,
+            );
+          // Paid before under another reference: the first payment stands; this one is recorded for the books.
+          return { applied: false, order: toOrder(await lockedOrder(trx, orderId)) };
+        }
+        await takeReservations(trx, workspaceId, orderId);
+        const eventId = await recordOrderEvent(
+          trx,
+          workspaceId,
+          orderId,
+          "paid",
+          { provider: notice.provider, amount: notice.amount, reference: notice.reference },
+          notice.actorUserId,
+        );
+        await queueMail(trx, workspaceId, { orderId, kind: "paid", eventId, origin: notice.origin });
+        return { applied: true, order: toOrder(await lockedOrder(trx, orderId)) };
+      });
+      if (done.applied) await purgeStockOf(db, workspaceId, orderId);
+      return done;
+    },
+
+    /**
+     * Marks quantities of lines as sent (all that is left when `quantities` is omitted): partly or wholly
+     * fulfilled. Only a paid order ships — or a pay-on-pickup order, handed over as it is paid.
+     */
+    async fulfil(
+      orderId: string,
+      quantities: Record<string, number> | null,
+      actorUserId: string,
+      origin: string,
+    ): Promise<Order> {
+      return db.transaction().execute(async (trx) => {
+        const order = await lockedOrder(trx, orderId);
+        if (!["paid", "partially_fulfilled"].includes(order.status))
+          throw conflict(
+            order.status === "pending"
+              ? "Mark the order as paid before sending it"
+              : `A ${order.status} order cannot be sent`,
+          );
+        const lines = await trx
+          .selectFrom("order_lines")
+          .select(["id", "quantity", "fulfilled_quantity", "title"])
+          .where("workspace_id", "=", workspaceId)
+          .where("order_id", "=", orderId)
+          .execute();
+        const sent: Array<{ lineId: string; quantity: number }> = [];
+        for (const line of lines) {
+          const left = line.quantity - line.fulfilled_quantity;
+          const want = quantities ? (quantities[line.id] ?? 0) : left;
+          if (!Number.isInteger(want) || want < 0 || want > left)
+            throw invalid(`At most ${left} of “${line.title}” remain to be sent`, [
+              { field: line.id, message: `At most ${left} remain` },
+            ]);
+          if (want === 0) continue;
+          await trx
+            .updateTable("order_lines")
+            .set((eb) => ({ fulfilled_quantity: eb("fulfilled_quantity", "+", want) }))
+            .where("id", "=", line.id)
+            .execute();
+          sent.push({ lineId: line.id, quantity: want });
+        }
+        if (sent.length === 0) throw invalid("Choose what you are sending");
+        const after = await trx
+          .selectFrom("order_lines")
+          .select(["quantity", "fulfilled_quantity"])
+          .where("order_id", "=", orderId)
+          .execute();
+        const all = after.every((l) => l.fulfilled_quantity >= l.quantity);
+        const at = isoNow();
+        await trx
+          .updateTable("orders")
+          .set({ status: all ? "fulfilled" : "partially_fulfilled", fulfilled_at: all ? at : null, updated_at: at })
+          .where("id", "=", orderId)
+          .where("workspace_id", "=", workspaceId)
+          .execute();
+        const eventId = await recordOrderEvent(
+          trx,
+          workspaceId,
+          orderId,
+          all ? "fulfilled" : "partially_fulfilled",
+          { lines: sent },
+          actorUserId,
+        );
+        await queueMail(trx, workspaceId, { orderId, kind: "fulfilled", eventId, origin });
+        return toOrder(await lockedOrder(trx, orderId));
+      });
+    },
+
+    async complete(orderId: string, actorUserId: string): Promise<Order> {
+      return db.transaction().execute(async (trx) => {
+        const moved = await trx
+          .updateTable("orders")
+          .set({ status: "completed", updated_at: isoNow() })
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", orderId)
+          .where("status", "=", "fulfilled")
+          .executeTakeFirst();
+        if (!Number(moved.numUpdatedRows)) throw conflict("Only a sent order can be completed");
+        await recordOrderEvent(trx, workspaceId, orderId, "completed", {}, actorUserId);
+        return toOrder(await lockedOrder(trx, orderId));
+      });
+    },
+
+    /**
+     * Cancels an order that has not been sent. An unpaid order gives its stock back and its coupon use; a paid
+     * one is refunded in full as well (recorded with its provider), and its stock is put back when `restock`.
+     */
+    async cancel(
+      orderId: string,
+      by: { userId: string } | { customer: true } | { system: "expired" },
+      options: { reason?: string; restock?: boolean; origin: string },
+    ): Promise<Order> {
+      const cancelled = await db.transaction().execute(async (trx) => {
+        const order = await lockedOrder(trx, orderId);
+        if (!["pending", "paid"].includes(order.status))
+          throw conflict(
+            order.status === "cancelled"
+              ? "This order is already cancelled"
+              : "An order that has been sent cannot be cancelled; refund it instead",
+          );
+        const at = isoNow();
+        const reason = "system" in by ? "expired" : (options.reason ?? "customer" in by) ? "customer" : "";
+        const moved = await trx
+          .updateTable("orders")
+          .set({ status: "cancelled", cancelled_at: at, cancel_reason: reason, reserved_until: null, updated_at: at })
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", orderId)
+          .where("status", "=", order.status)
+          .executeTakeFirst();
+        if (!Number(moved.numUpdatedRows)) throw conflict("This order changed meanwhile; reload it");
+        await releaseReservations(trx, workspaceId, orderId);
+        if (order.status === "pending" && order.coupon_id) {
+          await trx
+            .updateTable("coupons")
+            .set((eb) => ({ used_count: eb("used_count", "-", 1) }))
+            .where("id", "=", order.coupon_id)
+            .where("workspace_id", "=", workspaceId)
+            .where("used_count", ">", 0)
+            .execute();
+          const buyer = order.customer_id ? `customer:${order.customer_id}` : `email:${order.email}`;
+          await trx
+            .updateTable("coupon_uses")
+            .set((eb) => ({ uses: eb("uses", "-", 1) }))
+            .where("coupon_id", "=", order.coupon_id)
+            .where("buyer", "=", buyer)
+            .where("uses", ">", 0)
+            .execute();
+        }
+        const actor = "userId" in by ? by.userId : null;
+        if (order.status === "paid") {
+          await refundWithin(trx, order, order.total - order.refunded, actor, "Cancelled");
+          if (options.restock) await restock(trx, workspaceId, orderId);
+        }
+        const eventId = await recordOrderEvent(
+          trx,
+          workspaceId,
+          orderId,
+          "cancelled",
+          { reason, by: "userId" in by ? "member" : "customer" in by ? "customer" : "system" },
+          actor,
+        );
+        await queueMail(trx, workspaceId, { orderId, kind: "cancelled", eventId, origin: options.origin });
+        return toOrder(await lockedOrder(trx, orderId));
+      });
+      await purgeStockOf(db, workspaceId, orderId);
+      return cancelled;
+    },
+
+    /** Records a refund (full or partial, never above what was paid and not yet refunded). */
+    async refund(
+      orderId: string,
+      amount: number,
+      actorUserId: string,
+      options: { note?: string; restock?: boolean; origin: string },
+    ): Promise<Order> {
+      const refunded = await db.transaction().execute(async (trx) => {
+        const order = await lockedOrder(trx, orderId);
+        if (!["paid", "partially_fulfilled", "fulfilled", "completed"].includes(order.status))
+          throw conflict(
+            order.status === "pending"
+              ? "Nothing has been paid yet: cancel the order instead"
+              : `A ${order.status} order cannot be refunded`,
+          );
+        const left = order.total - order.refunded;
+        if (!Number.isInteger(amount) || amount <= 0 || amount > left)
+          throw invalid("A refund is at most what was paid and not yet refunded", [
+            { field: "amount", message: "Too much" },
+          ]);
+        await refundWithin(trx, order, amount, actorUserId, options.note ?? "");
+        if (options.restock) await restock(trx, workspaceId, orderId);
+        if (amount === left)
+          await trx
+            .updateTable("orders")
+            .set({ status: "refunded", updated_at: isoNow() })
+            .where("id", "=", orderId)
+            .where("workspace_id", "=", workspaceId)
+            .execute();
+        const eventId = await recordOrderEvent(
+          trx,
+          workspaceId,
+          orderId,
+          "refunded",
+          { amount, full: amount === left },
+          actorUserId,
+        );
+        await queueMail(trx, workspaceId, { orderId, kind: "refunded", eventId, origin: options.origin });
+        return toOrder(await lockedOrder(trx, orderId));
+      });
+      if (options.restock) await purgeStockOf(db, workspaceId, orderId);
+      return refunded;
+    },
+
+    /** E-mails the order's confirmation again (a customer lost it). */
+    async resendConfirmation(orderId: string, actorUserId: string, origin: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await lockedOrder(trx, orderId);
+        const eventId = await recordOrderEvent(trx, workspaceId, orderId, "confirmation_resent", {}, actorUserId);
+        await queueMail(trx, workspaceId, { orderId, kind: "resent", eventId, origin });
+      });
+    },
+
+    /** Unpaid orders past their hold: cancelled, their stock given back. Answers how many. */
+    async expireUnpaid(origin: string): Promise<number> {
+      const due = await rows()
+        .select("id")
+        .where("status", "=", "pending")
+        .where("reserved_until", "<", isoNow())
+        .limit(100)
+        .execute();
+      let count = 0;
+      for (const { id } of due) {
+        try {
+          await this.cancel(id, { system: "expired" }, { origin });
+          count += 1;
+        } catch {
+          // Paid or cancelled meanwhile: nothing to expire.
+        }
+      }
+      return count;
+    },
+  };
+}
+
+async function refundWithin(
+  trx: Trx,
+  order: OrderRow,
+  amount: number,
+  actorUserId: string | null,
+  note: string,
+): Promise<void> {
+  if (amount <= 0) return;
+  await trx
+    .insertInto("payments")
+    .values({
+      id: newId(),
+      workspace_id: order.workspace_id,
+      order_id: order.id,
+      provider: order.payment_provider,
+      kind: "refund",
+      amount,
+      currency: order.currency,
+      reference: `refund:${order.id}:${newId()}`,
+      note,
+      actor_user_id: actorUserId,
+      created_at: isoNow(),
+    })
+    .execute();
+  await trx
+    .updateTable("orders")
+    .set((eb) => ({ refunded: eb("refunded", "+", amount) }))
+    .where("id", "=", order.id)
+    .where("workspace_id", "=", order.workspace_id)
+    .execute();
+}
+
+/** Puts an order's unsent quantities back on the shelf (a cancelled or refunded paid order). */
+async function restock(trx: Trx, workspaceId: string, orderId: string): Promise<void> {
+  const lines = await trx
+    .selectFrom("order_lines")
+    .select(["variant_id", "quantity", "fulfilled_quantity"])
+    .where("workspace_id", "=", workspaceId)
+    .where("order_id", "=", orderId)
+    .execute();
+  for (const line of lines) {
+    const back = line.quantity - line.fulfilled_quantity;
+    if (!line.variant_id || back <= 0) continue;
+    await trx
+      .updateTable("product_variants")
+      .set((eb) => ({ stock: eb("stock", "+", back) }))
+      .where("workspace_id", "=", workspaceId)
+      .where("id", "=", line.variant_id)
+      .where("inventory_tracked", "=", 1)
+      .execute();
+  }
+}
+
+/** The expiry sweep over every workspace (the maintenance loop). */
+export async function expireUnpaidOrders(db: Db, origin: string): Promise<void> {
+  const due = await db
+    .selectFrom("orders")
+    .select(["workspace_id"])
+    .distinct()
+    .where("status", "=", "pending")
+    .where("reserved_until", "<", isoNow())
+    .limit(100)
+    .execute();
+  for (const { workspace_id } of due) await ordersOf(db, workspace_id).expireUnpaid(origin);
+}

@@ -1,0 +1,226 @@
+// /{site}/shop/{productSlug} — one product: its images, price, stock state and description, and a form that adds
+// the chosen variant to the cart (a radio list of variants: works without JavaScript, each with its own price
+// and stock). `?variant=` preselects one (the JSON-LD offers link to them). JSON-LD `Product` with an `Offer`
+// per variant.
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { page } from "~/lib/routes.server";
+import { resolveSiteBySlug } from "~/modules/access/site.server";
+import { publicCacheHeaders } from "~/modules/cache/headers";
+import { currencyDigits } from "~/modules/commerce/money";
+import { productJsonLd, productView } from "~/modules/commerce/storefront.server";
+import { markdownToText } from "~/modules/sites/markdown.server";
+import { mergeCacheHeaders, NOT_CACHEABLE, siteFrameTags } from "~/modules/sites/page-cache";
+import { profileOf } from "~/modules/sites/profile.server";
+import { publicAddressOf } from "~/modules/sites/public-address.server";
+import { withSiteChrome } from "~/site/chrome";
+import { siteMeta } from "~/site/meta";
+import { Price, STOCK_LABELS } from "~/site/shop/price";
+import type { RouteHandle } from "~/ui/handle";
+import shopCss from "~/styles/site-shop.css?url";
+
+export const handle: RouteHandle = { hydrate: false };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: shopCss }];
+
+export const loader = page("public", async ({ request, params, context }: LoaderFunctionArgs) => {
+  const site = await resolveSiteBySlug(context.services.db, params.site);
+  if (!site) throw new Response(null, { status: 404, statusText: "Not Found" });
+  const address = await publicAddressOf(request, context, site.workspace);
+  const [view, profile] = await Promise.all([
+    productView(context.services.db, site.workspace.id, address.base, params.productSlug ?? ""),
+    profileOf(context.services.db, site.workspace.id).get(),
+  ]);
+  if (!view) {
+    context.request.log.failure = "missing-data";
+    throw new Response(null, { status: 404, statusText: "Not Found" });
+  }
+  const asked = new URL(request.url).searchParams.get("variant");
+  const buyable = view.variants.find((v) => v.state !== "sold_out");
+  const selected = view.variants.find((v) => v.id === asked) ?? buyable ?? view.variants[0]!;
+  const path = `/shop/${view.product.slug}`;
+  const url = `${address.origin}${address.finalBase}${path}`;
+  const description =
+    view.product.seoDescription ||
+    markdownToText(view.product.description, 160) ||
+    `${view.product.title} from ${site.workspace.name}.`;
+  return data(
+    {
+      name: site.workspace.name,
+      base: address.base,
+      origin: address.origin,
+      finalBase: address.finalBase,
+      path,
+      currency: profile.currency,
+      description,
+      product: {
+        id: view.product.id,
+        title: view.product.title,
+        seoTitle: view.product.seoTitle,
+        descriptionHtml: view.product.descriptionHtml,
+        options: view.product.options,
+        vendor: view.product.vendor,
+      },
+      variants: view.variants.map((v) => ({
+        id: v.id,
+        title: v.title,
+        price: v.price,
+        compareAtPrice: v.compareAtPrice,
+        state: v.state,
+        available: v.available,
+      })),
+      images: view.images,
+      selectedId: selected.id,
+      jsonLd: productJsonLd(
+        { ...view, product: { ...view.product, seoDescription: description } },
+        url,
+        profile.currency,
+        currencyDigits(profile.currency),
+        address.origin,
+        site.workspace.name,
+      ),
+    },
+    {
+      headers: publicCacheHeaders({
+        tags: [...siteFrameTags(site.workspace.id), ...view.tags],
+        varyQuery: ["variant"],
+      }),
+    },
+  );
+});
+
+const ownMeta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? siteMeta({
+        siteName: data.name,
+        origin: data.origin,
+        path: `${data.finalBase}${data.path}`,
+        title: data.product.seoTitle || data.product.title,
+        description: data.description,
+        image: data.images[0]
+          ? {
+              url: data.images[0].src,
+              width: data.images[0].width,
+              height: data.images[0].height,
+              alt: data.images[0].alt,
+            }
+          : null,
+        jsonLd: [data.jsonLd],
+      })
+    : [];
+export const meta = withSiteChrome(ownMeta);
+
+export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders, errorHeaders }) =>
+  errorHeaders ? NOT_CACHEABLE : mergeCacheHeaders(parentHeaders, loaderHeaders);
+
+export default function ProductPage() {
+  const d = useLoaderData<typeof loader>();
+  const selected = d.variants.find((v) => v.id === d.selectedId)!;
+  const single = d.variants.length === 1;
+  const allSoldOut = d.variants.every((v) => v.state === "sold_out");
+  const [main, ...more] = d.images;
+  return (
+    <section className="site-section product">
+      <div className="site-container product__layout">
+        <div className="product__gallery">
+          {main ? (
+            <img
+              className="product__image"
+              src={main.src}
+              srcSet={main.srcSet}
+              sizes="(min-width: 60rem) 36rem, 92vw"
+              width={main.width ?? undefined}
+              height={main.height ?? undefined}
+              alt={main.alt}
+            />
+          ) : (
+            <div className="product__image product__image--empty" aria-hidden="true">
+              {d.product.title.slice(0, 1)}
+            </div>
+          )}
+          {more.length > 0 ? (
+            <ul className="product__thumbs">
+              {more.map((image) => (
+                <li key={image.src}>
+                  <img
+                    src={image.src}
+                    srcSet={image.srcSet}
+                    sizes="8rem"
+                    width={image.width ?? undefined}
+                    height={image.height ?? undefined}
+                    alt={image.alt}
+                    loading="lazy"
+                  />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+        <div className="product__info">
+          <p className="product__crumbs">
+            <a href={`${d.base}/shop`}>Shop</a>
+          </p>
+          {d.product.vendor ? <p className="product__vendor">{d.product.vendor}</p> : null}
+          <h1 className="product__title">{d.product.title}</h1>
+          {single ? (
+            <p className="product__price">
+              <Price amount={selected.price} compareAt={selected.compareAtPrice} currency={d.currency} />
+            </p>
+          ) : null}
+          <form method="post" action={`${d.base}/cart`} className="product__buy">
+            <input type="hidden" name="intent" value="add" />
+            {single ? (
+              <>
+                <input type="hidden" name="variant" value={selected.id} />
+                <p className={`shop-stock shop-stock--${selected.state}`}>{STOCK_LABELS[selected.state]}</p>
+              </>
+            ) : (
+              <fieldset className="product__variants">
+                <legend>{d.product.options.map((o) => o.name).join(" / ") || "Choose"}</legend>
+                {d.variants.map((v) => (
+                  <label key={v.id} className="product__variant">
+                    <input
+                      type="radio"
+                      name="variant"
+                      value={v.id}
+                      defaultChecked={v.id === selected.id}
+                      disabled={v.state === "sold_out"}
+                      required
+                    />
+                    <span className="product__variant-name">{v.title}</span>
+                    <Price amount={v.price} compareAt={v.compareAtPrice} currency={d.currency} />
+                    <span className={`shop-stock shop-stock--${v.state}`}>{STOCK_LABELS[v.state]}</span>
+                  </label>
+                ))}
+              </fieldset>
+            )}
+            <div className="product__add">
+              <label className="product__qty">
+                <span>Quantity</span>
+                <input
+                  className="site-input"
+                  type="number"
+                  name="quantity"
+                  defaultValue={1}
+                  min={1}
+                  max={selected.available ?? 999}
+                  inputMode="numeric"
+                  required
+                />
+              </label>
+              <button type="submit" className="site-button" disabled={allSoldOut}>
+                {allSoldOut ? "Sold out" : "Add to cart"}
+              </button>
+            </div>
+          </form>
+          {d.product.descriptionHtml ? (
+            <div
+              className="site-prose product__description"
+              dangerouslySetInnerHTML={{ __html: d.product.descriptionHtml }}
+            />
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}

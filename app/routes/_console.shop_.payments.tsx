@@ -1,0 +1,111 @@
+// /shop/payments — every payment and refund across providers, newest first (ADR 030). The manual provider reports
+// no payouts; card providers add theirs with the next commerce issue.
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { pageCount, pageOf } from "~/lib/pagination.server";
+import { page } from "~/lib/routes.server";
+import { requireWorkspace } from "~/modules/access/operator.server";
+import { formatMoney } from "~/modules/commerce/money";
+import { ordersOf } from "~/modules/commerce/orders.server";
+import { profileOf } from "~/modules/sites/profile.server";
+import { SHOP_TABS } from "~/console/shop";
+import { Pager } from "~/ui/pager";
+import { SectionTabs } from "~/ui/section-tabs";
+import consoleShopCss from "~/styles/console-shop.css?url";
+import consoleCustomersCss from "~/styles/console-customers.css?url";
+
+export const meta: MetaFunction = () => [{ title: "Payments · Atrium" }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: consoleCustomersCss },
+  { rel: "stylesheet", href: consoleShopCss },
+];
+
+const PAGE_SIZE = 50;
+
+export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
+  const { workspace } = await requireWorkspace(request, context, "viewer");
+  const orders = ordersOf(context.services.db, workspace.id);
+  const { page, ...window } = pageOf(request, PAGE_SIZE);
+  const [payments, total, profile] = await Promise.all([
+    orders.payments(window),
+    orders.countPayments(),
+    profileOf(context.services.db, workspace.id).get(),
+  ]);
+  const when = (iso: string) =>
+    new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: profile.timeZone }).format(
+      new Date(iso),
+    );
+  return {
+    page,
+    pages: pageCount(total, PAGE_SIZE),
+    payments: payments.map((p) => ({
+      id: p.id,
+      kind: p.kind,
+      amount: `${p.kind === "refund" ? "−" : ""}${formatMoney(p.amount, p.currency)}`,
+      provider: p.provider === "manual" ? "Manual" : p.provider,
+      note: p.note,
+      at: when(p.created_at),
+      orderId: p.order_id,
+      number: p.number,
+      who: p.name || p.email,
+    })),
+  };
+});
+
+export default function ShopPayments() {
+  const d = useLoaderData<typeof loader>();
+  return (
+    <>
+      <div className="page-header">
+        <h1>Payments</h1>
+        <Link className="button secondary" to="/settings/integrations/payments">
+          Payment settings
+        </Link>
+      </div>
+      <SectionTabs label="Shop" tabs={SHOP_TABS} />
+      {d.payments.length === 0 ? (
+        <div className="empty">
+          <p>
+            <strong>No payments yet.</strong> When you mark an order as paid, or refund one, it is listed here.
+          </p>
+        </div>
+      ) : (
+        <>
+          <div className="table-scroll">
+            <table className="customer-table">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Order</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Provider</th>
+                  <th scope="col" className="amount">
+                    Amount
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.payments.map((p) => (
+                  <tr key={p.id}>
+                    <td>{p.at}</td>
+                    <td>
+                      <Link to={`/shop/orders/${p.orderId}`}>#{p.number}</Link>
+                      <span className="customer-email">{p.who}</span>
+                    </td>
+                    <td>
+                      {p.kind === "refund" ? "Refund" : "Payment"}
+                      {p.note ? <span className="customer-email">{p.note}</span> : null}
+                    </td>
+                    <td>{p.provider}</td>
+                    <td className="amount">{p.amount}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager page={d.page} pages={d.pages} label="Payment pages" query={{}} />
+        </>
+      )}
+    </>
+  );
+}

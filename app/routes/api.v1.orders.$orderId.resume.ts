@@ -1,0 +1,36 @@
+// POST /api/v1/orders/{id}/resume — continue paying an unpaid order (ADR 030): the order with its payment
+// instructions (or, with a card provider, the page to pay on). A paid or cancelled order has nothing to resume: 409.
+import { conflict } from "~/lib/errors";
+import { apiRoute } from "~/lib/routes.server";
+import { requireCustomer } from "~/modules/access/customer.server";
+import { OrderDetailOutput } from "~/modules/commerce/api";
+import { customerOrder, customerOrdersOf } from "~/modules/commerce/customer-orders.server";
+import { idempotent } from "~/modules/commerce/idempotency.server";
+
+export const loader = apiRoute({
+  caller: "customer",
+  POST: {
+    summary: "Continue paying an unpaid order",
+    output: OrderDetailOutput,
+    errors: [401, 404, 409, 422],
+    handle: async ({ request, params, context }) => {
+      const { site, customer } = await requireCustomer(request, context);
+      return idempotent(
+        request,
+        context,
+        { workspaceId: site.workspace.id, caller: `customer:${customer.id}` },
+        async () => {
+          const mine = customerOrdersOf(context.services.db, site.workspace.id, { customerId: customer.id });
+          const { order, lines, payment, canCancel } = await mine.detail(params.orderId ?? "");
+          if (order.status !== "pending" || !payment)
+            throw conflict(`Order #${order.number} is not waiting for payment`);
+          return Response.json(
+            { ...customerOrder(order, lines), payment, canCancel },
+            { headers: { "Cache-Control": "private, no-store" } },
+          );
+        },
+      );
+    },
+  },
+});
+export const action = loader;
