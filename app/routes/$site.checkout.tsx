@@ -429,7 +429,7 @@ export default function Checkout() {
                     className="site-button checkout__place"
                     disabled={d.methods.length === 0 || d.problems.length > 0}
                   >
-                    Place order · {money(d.totals.total)}
+                    {`Place order · ${money(d.totals.total)}`}
                   </button>
                   <p className="portal-muted">Nothing is charged now: you pay as the option you chose says.</p>
                 </form>

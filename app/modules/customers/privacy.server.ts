@@ -4,9 +4,10 @@
  * - **export** — everything the workspace holds about them, as JSON: the profile, sessions and sign-in
  *   requests (without their hashes), manage links, tickets with every message, contact events and messages,
  *   saved items, the e-mails sent to them or about them, and the audit trail that names them.
- * - **erase** — personal fields anonymised in place (the record stays, as orders will need for accounting, but
- *   names no one), and what is only personal deleted: sessions, challenges, links, tickets, contact messages,
- *   saved items and the outbox's copies of mail to them or about them (the team's notifications quote them).
+ * - **erase** — personal fields anonymised in place (the record stays, as orders need for accounting, but names
+ *   no one; so do their orders, which keep amounts, lines and the country taxed), and what is only personal
+ *   deleted: sessions, challenges, links, tickets, contact messages, saved items, carts and the outbox's copies
+ *   of mail to them or about them (the team's notifications quote them).
  *
  * Both are written to the audit log, by the member or the customer who asked, in the act's transaction.
  */
@@ -34,81 +35,142 @@ export async function exportCustomer(db: Db, workspaceId: string, customerId: st
     detail: { customerId, by: "userId" in actor ? "member" : "customer" },
   });
 
-  const [sessions, challenges, links, tickets, messages, events, contactMessages, saved, mail, audit] =
-    await Promise.all([
-      db
-        .selectFrom("customer_sessions")
-        .select(["kind", "created_at", "last_seen_at", "expires_at", "ip", "user_agent"])
-        .where("workspace_id", "=", workspaceId)
-        .where("customer_id", "=", customerId)
-        .execute(),
-      db
-        .selectFrom("customer_challenges")
-        .select(["id", "email", "purpose", "created_at", "expires_at", "used_at", "attempts"])
-        .where("workspace_id", "=", workspaceId)
-        .where((eb) => eb.or([eb("email", "=", email), eb("customer_id", "=", customerId)]))
-        .execute(),
-      db
-        .selectFrom("manage_tokens")
-        .select([
-          "subject_type",
-          "subject_id",
-          "actions",
-          "email",
-          "created_at",
-          "expires_at",
-          "revoked_at",
-          "last_used_at",
-        ])
-        .where("workspace_id", "=", workspaceId)
-        .where("email", "=", email)
-        .execute(),
-      db
-        .selectFrom("tickets")
-        .selectAll()
-        .where("workspace_id", "=", workspaceId)
-        .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
-        .execute(),
-      db
-        .selectFrom("ticket_messages as m")
-        .innerJoin("tickets as t", "t.id", "m.ticket_id")
-        .select(["m.id", "m.ticket_id", "m.author", "m.body", "m.created_at"])
-        .where("m.workspace_id", "=", workspaceId)
-        .where((eb) => eb.or([eb("t.customer_id", "=", customerId), eb("t.email", "=", email)]))
-        .orderBy("m.created_at")
-        .execute(),
-      db
-        .selectFrom("contact_events")
-        .select(["id", "email", "type", "note", "source", "created_at"])
-        .where("workspace_id", "=", workspaceId)
-        .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
-        .execute(),
-      db
-        .selectFrom("contact_messages as m")
-        .innerJoin("contact_events as e", "e.id", "m.id")
-        .select(["m.id", "m.name", "m.message", "m.created_at"])
-        .where("m.workspace_id", "=", workspaceId)
-        .where((eb) => eb.or([eb("e.customer_id", "=", customerId), eb("e.email", "=", email)]))
-        .execute(),
-      db
-        .selectFrom("saved_items")
-        .select(["kind", "ref", "created_at"])
-        .where("workspace_id", "=", workspaceId)
-        .where("customer_id", "=", customerId)
-        .execute(),
-      db
-        .selectFrom("mail_messages")
-        .select(["id", "to_address", "subject", "body", "status", "created_at"])
-        .where("workspace_id", "=", workspaceId)
-        .where((eb) => eb.or([eb("to_address", "=", email), containsText("body", email)]))
-        .execute(),
-      db
-        .selectFrom("audit_events")
-        .select(["id", "action", "detail", "created_at"])
-        .where("workspace_id", "=", workspaceId)
-        .where("detail", "like", `%${customerId}%`)
-        .execute(),
-    ]);
+  const [
+    sessions,
+    challenges,
+    links,
+    tickets,
+    messages,
+    events,
+    contactMessages,
+    saved,
+    mail,
+    audit,
+    orders,
+    orderLines,
+    carts,
+    couponUses,
+    apiKeys,
+  ] = await Promise.all([
+    db
+      .selectFrom("customer_sessions")
+      .select(["kind", "created_at", "last_seen_at", "expires_at", "ip", "user_agent"])
+      .where("workspace_id", "=", workspaceId)
+      .where("customer_id", "=", customerId)
+      .execute(),
+    db
+      .selectFrom("customer_challenges")
+      .select(["id", "email", "purpose", "created_at", "expires_at", "used_at", "attempts"])
+      .where("workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("email", "=", email), eb("customer_id", "=", customerId)]))
+      .execute(),
+    db
+      .selectFrom("manage_tokens")
+      .select([
+        "subject_type",
+        "subject_id",
+        "actions",
+        "email",
+        "created_at",
+        "expires_at",
+        "revoked_at",
+        "last_used_at",
+      ])
+      .where("workspace_id", "=", workspaceId)
+      .where("email", "=", email)
+      .execute(),
+    db
+      .selectFrom("tickets")
+      .selectAll()
+      .where("workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
+      .execute(),
+    db
+      .selectFrom("ticket_messages as m")
+      .innerJoin("tickets as t", "t.id", "m.ticket_id")
+      .select(["m.id", "m.ticket_id", "m.author", "m.body", "m.created_at"])
+      .where("m.workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("t.customer_id", "=", customerId), eb("t.email", "=", email)]))
+      .orderBy("m.created_at")
+      .execute(),
+    db
+      .selectFrom("contact_events")
+      .select(["id", "email", "type", "note", "source", "created_at"])
+      .where("workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
+      .execute(),
+    db
+      .selectFrom("contact_messages as m")
+      .innerJoin("contact_events as e", "e.id", "m.id")
+      .select(["m.id", "m.name", "m.message", "m.created_at"])
+      .where("m.workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("e.customer_id", "=", customerId), eb("e.email", "=", email)]))
+      .execute(),
+    db
+      .selectFrom("saved_items")
+      .select(["kind", "ref", "created_at"])
+      .where("workspace_id", "=", workspaceId)
+      .where("customer_id", "=", customerId)
+      .execute(),
+    db
+      .selectFrom("mail_messages")
+      .select(["id", "to_address", "subject", "body", "status", "created_at"])
+      .where("workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("to_address", "=", email), containsText("body", email)]))
+      .execute(),
+    db
+      .selectFrom("audit_events")
+      .select(["id", "action", "detail", "created_at"])
+      .where("workspace_id", "=", workspaceId)
+      .where("detail", "like", `%${customerId}%`)
+      .execute(),
+    // The shop's orders (issue 17): theirs by account or by the address they bought with as a guest.
+    db
+      .selectFrom("orders")
+      .selectAll()
+      .where("workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
+      .orderBy("created_at")
+      .execute(),
+    db
+      .selectFrom("order_lines as l")
+      .innerJoin("orders as o", "o.id", "l.order_id")
+      .select([
+        "l.order_id",
+        "l.title",
+        "l.variant_title",
+        "l.sku",
+        "l.unit_price",
+        "l.quantity",
+        "l.discount",
+        "l.tax",
+        "l.total",
+      ])
+      .where("l.workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("o.customer_id", "=", customerId), eb("o.email", "=", email)]))
+      .orderBy("l.position")
+      .execute(),
+    // Carts without their cookie's digest, the coupons they used, and the Idempotency-Keys their API calls sent.
+    db
+      .selectFrom("carts")
+      .select(["id", "email", "name", "phone", "address", "coupon_code", "order_id", "created_at", "updated_at"])
+      .where("workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
+      .execute(),
+    db
+      .selectFrom("coupon_uses as u")
+      .innerJoin("coupons as c", "c.id", "u.coupon_id")
+      .select(["c.code", "u.buyer", "u.uses"])
+      .where("u.workspace_id", "=", workspaceId)
+      .where("u.buyer", "in", [`customer:${customerId}`, `email:${email}`])
+      .execute(),
+    db
+      .selectFrom("idempotency_keys")
+      .select(["caller", "key", "status", "created_at"])
+      .where("workspace_id", "=", workspaceId)
+      .where("caller", "=", `customer:${customerId}`)
+      .execute(),
+  ]);
 
   return {
     format: EXPORT_FORMAT,
@@ -121,6 +183,10 @@ export async function exportCustomer(db: Db, workspaceId: string, customerId: st
     contactEvents: events,
     contactMessages,
     saved,
+    orders: orders.map((o) => ({ ...o, lines: orderLines.filter((l) => l.order_id === o.id) })),
+    carts,
+    couponUses,
+    apiRequests: apiKeys,
     emailsSent: mail,
     auditTrail: audit,
   };
@@ -174,6 +240,44 @@ export async function eraseCustomer(db: Db, workspaceId: string, customerId: str
       .deleteFrom("mail_messages")
       .where("workspace_id", "=", workspaceId)
       .where((eb) => eb.or([eb("to_address", "=", email), containsText("body", email)]))
+      .execute();
+    // Orders stay for the books (amounts, tax, what was sold, the country taxed) but no longer name anyone.
+    const orders = await trx
+      .selectFrom("orders")
+      .select(["id", "address"])
+      .where("workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
+      .execute();
+    for (const order of orders) {
+      const place = order.address ? (JSON.parse(order.address) as { country?: string; region?: string }) : null;
+      await trx
+        .updateTable("orders")
+        .set({
+          email: `erased-${order.id.toLowerCase()}@invalid`,
+          name: "",
+          phone: null,
+          address: place ? JSON.stringify({ country: place.country ?? "", region: place.region ?? "" }) : null,
+          erased_at: at,
+        })
+        .where("workspace_id", "=", workspaceId)
+        .where("id", "=", order.id)
+        .execute();
+    }
+    await trx
+      .deleteFrom("carts")
+      .where("workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
+      .execute();
+    // A coupon's count of uses stays (its limit still holds); whose uses they were does not.
+    await trx
+      .deleteFrom("coupon_uses")
+      .where("workspace_id", "=", workspaceId)
+      .where("buyer", "in", [`customer:${customerId}`, `email:${email}`])
+      .execute();
+    await trx
+      .deleteFrom("idempotency_keys")
+      .where("workspace_id", "=", workspaceId)
+      .where("caller", "=", `customer:${customerId}`)
       .execute();
     await trx
       .updateTable("customers")
