@@ -9,6 +9,8 @@ import { shopReadiness } from "~/modules/commerce/readiness.server";
 
 export const loader = apiRoute({
   caller: "operator",
+  // The console's own family, like the other /api/editor routes: not in the public API reference.
+  internal: true,
   GET: {
     summary: "Product catalogue setup and commerce readiness",
     output: ShopSetupOutput,

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client, createWorkspace, mailedText, signUp, uniqueEmail } from "../helpers/client";
 import { signInCustomer } from "../helpers/customers";
 import { startServer, type TestServer } from "../helpers/server";
-import { addToCart, buy, openShop, placeOrder, prepareCheckout, type TestShop } from "../helpers/shop";
+import { addToCart, buy, openShop, placeOrder, prepareCheckout } from "../helpers/shop";
 import { setTestClock } from "~/lib/clock.server";
 import { productsOf } from "~/modules/commerce/catalogue.server";
 import { couponsOf } from "~/modules/commerce/prices.server";

@@ -18,7 +18,7 @@ afterAll(() => server.close());
 
 describe("console paths not built yet", () => {
   it.each([
-    "/shop",
+    "/shop/nope/x",
     "/website/domains",
     "/inbox/x/y",
     "/customers/x/y",

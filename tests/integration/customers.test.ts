@@ -19,6 +19,8 @@ import {
   uniqueEmail,
 } from "../helpers/client";
 import { askForCode, codeMailTo, customerCookie, signInCustomer } from "../helpers/customers";
+import { addToCart, buy, openShop } from "../helpers/shop";
+import { couponsOf } from "~/modules/commerce/prices.server";
 import { startServer, type TestServer } from "../helpers/server";
 import { setTestClock } from "~/lib/clock.server";
 
@@ -409,7 +411,7 @@ async function rowsMentioning(needles: string[]) {
 
 describe("a customer's data", () => {
   it("exports every row that names the customer, and erase leaves none of their personal fields", async () => {
-    const { slug, owner } = await business();
+    const { slug, owner, workspaceId } = await business();
     const email = customerEmail();
     const customer = await signInCustomer(server.url, slug, email);
     await customer.post(`/${slug}/profile`, {
@@ -420,6 +422,15 @@ describe("a customer's data", () => {
     const ticket = await openTicket(customer, slug, "Allergy question");
     await customer.post(`/api/v1/contact?site=${slug}`, { name: "Zelda Quartermaine", email, message: "Hello there" });
     await owner.post(`/inbox/tickets/${ticket}`, { intent: "reply", body: "Noted." });
+    // An order from the shop (issue 17), with a coupon: the order, its cart and the coupon's use name them.
+    const shop = await openShop(server.db, workspaceId);
+    await couponsOf(server.db, workspaceId).create(
+      { code: "ZELDA", kind: "percent", value: 5, perCustomerLimit: 1 },
+      null,
+    );
+    await addToCart(customer, slug, shop.small);
+    await customer.post(`/${slug}/cart`, { intent: "coupon", code: "ZELDA" });
+    const orderId = await buy(customer, slug, shop, { email, name: "Zelda Quartermaine" });
     await drainJobs();
     const { id } = await server.db
       .selectFrom("customers")
@@ -433,9 +444,15 @@ describe("a customer's data", () => {
     const exported = await res.text();
     const rows = await rowsMentioning([id, email]);
     expect(rows.length).toBeGreaterThan(5);
+    expect(rows.map((r) => r.table)).toEqual(expect.arrayContaining(["orders", "carts", "coupon_uses"]));
     for (const { table, row } of rows) {
-      // Sessions are exported without their hash (the secret's digest), by their times.
-      const key = table === "customer_sessions" ? String(row.created_at) : String(row.id ?? row.ref ?? row.created_at);
+      // Sessions are exported without their hash (the secret's digest), by their times; a coupon's use by whose.
+      const key =
+        table === "customer_sessions"
+          ? String(row.created_at)
+          : table === "coupon_uses"
+            ? String(row.buyer)
+            : String(row.id ?? row.ref ?? row.created_at);
       expect(exported, `${table} ${key}`).toContain(key);
     }
 
@@ -445,8 +462,13 @@ describe("a customer's data", () => {
     const erased = await customer.post(`/${slug}/profile`, { intent: "erase", confirm: "erase" });
     expect(erased.status).toBe(303);
     expect((await customer.get(`/${slug}/account`)).status).toBe(302);
-    const left = await rowsMentioning([email, "Zelda Quartermaine", "+44 20 7946 0000"]);
+    const left = await rowsMentioning([email, "Zelda Quartermaine", "+44 20 7946 0000", "3 Church Street"]);
     expect(left.map((l) => l.table)).toEqual([]);
+    // The order stays for the books: its amounts and the country it was taxed in, naming no one.
+    const kept = await server.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
+    expect(kept.total).toBeGreaterThan(0);
+    expect(JSON.parse(kept.address!)).toEqual({ country: "GB", region: "" });
+    expect(kept.erased_at).not.toBeNull();
     const audit = await server.db
       .selectFrom("audit_events")
       .select("action")

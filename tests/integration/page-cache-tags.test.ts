@@ -85,8 +85,9 @@ const draft = (title: string, slug: string, heading: string) => ({
   blocks: [{ type: "hero", heading, text: "", imageId: null, ctaLabel: "", ctaHref: "" }],
 });
 
-/** What every page of the site shows (its frame). */
+/** What every page of the site shows (its frame; the shop's tag for the header's cart link, ADR 030). */
 const frame = () => [
+  cacheTags.shop(ws),
   cacheTags.workspace(ws),
   cacheTags.branding(ws),
   cacheTags.navigation(ws),

@@ -1,6 +1,7 @@
 import { defineModule } from "~/lib/module";
 import { purgeExpiredCarts } from "./cart.server";
 import { purgeIdempotencyKeys } from "./idempotency.server";
+import { IMPORT_IMAGE_JOB, importImageHandler } from "./import.server";
 import { orderMailHandler } from "./notify.server";
 import { ORDER_MAIL_JOB, expireUnpaidOrders } from "./orders.server";
 
@@ -8,7 +9,7 @@ import { ORDER_MAIL_JOB, expireUnpaidOrders } from "./orders.server";
 export const commerceModule = defineModule({
   name: "commerce",
   contributes: (services) => ({
-    jobs: { [ORDER_MAIL_JOB]: orderMailHandler(services) },
+    jobs: { [ORDER_MAIL_JOB]: orderMailHandler(services), [IMPORT_IMAGE_JOB]: importImageHandler(services) },
     maintenance: [
       // An unpaid order past its hold gives its stock back; the e-mail links to the deployment's address.
       () => expireUnpaidOrders(services.db, services.env.PUBLIC_URL ?? `http://localhost:${services.env.PORT}`),
