@@ -58,6 +58,32 @@ const BENCH_DOMAIN = "harbor.bench.test";
  */
 const BYPASS = "?bench=uncached";
 
+/**
+ * Issue 17's targets: the demo shop's product page rendered (variants, stock, JSON-LD; goal 0.8× the bare Remix
+ * page) and `POST /api/v1/cart/validate` of a 5-line cart with a coupon, an address and a delivery rate (every
+ * price, stock level, coupon, tax rate and rate read from the database and the totals recomputed per request;
+ * goal 0.5× the bare Remix route). The customer API's limiter stays on, its per-address allowance raised for the
+ * run (every request comes from 127.0.0.1).
+ */
+const SHOP_TARGETS = [
+  {
+    name: "product page, uncached (SSR, demo shop)",
+    path: `/harbor-bakery/shop/lemon-drizzle-cake${BYPASS}`,
+    like: "page",
+    goal: { like: "page", ratio: 0.8 },
+    expect: [/"@type":"Product"/, /name="variant"/, /srcset="/i],
+  },
+  {
+    name: "cart validation (5 lines, coupon, tax, delivery)",
+    path: "/api/v1/cart/validate",
+    method: "POST",
+    like: "route",
+    goal: { like: "route", ratio: 0.5 },
+    signed: async (server) => benchCart(server),
+  },
+];
+const SHOP_ENV = { CUSTOMER_API_PER_ADDRESS_PER_MINUTE: "100000000" };
+
 const TARGETS = [
   // Atrium's counterpart of the reference's /api/live: what Atrium's own pipeline costs on top of bare Remix.
   // Goal (issue 15): at least 0.8× the bare Remix route.
@@ -143,6 +169,7 @@ const TARGETS = [
     like: "route",
     headers: async (server) => ({ authorization: `Bearer ${await benchAccessToken(server)}` }),
   },
+  ...SHOP_TARGETS,
   {
     name: "SOP trigger (verify + replay check + enqueue)",
     path: "/api/sops/bench-sop/trigger",
@@ -244,6 +271,38 @@ function signer(secret) {
       },
     };
   };
+}
+
+/**
+ * The body of the cart-validation target: five of the demo shop's variants (read from its database, as a
+ * storefront would have them from its pages), WELCOME10, a UK address and the first UK rate. The same body each
+ * time: validation writes nothing, so a repeat is as much work as the first.
+ */
+function benchCart({ databaseUrl }) {
+  const db = new Database(databaseUrl.replace(/^file:/, ""));
+  try {
+    const { id } = db.prepare("select id from workspaces where slug = ?").get("harbor-bakery");
+    const variants = db
+      .prepare(
+        `select v.id, v.price from product_variants v join products p on p.id = v.product_id
+         where v.workspace_id = ? and p.status = 'active' and (v.inventory_tracked = 0 or v.stock - v.reserved >= 1)
+         order by v.position, v.id limit 5`,
+      )
+      .all(id);
+    if (variants.length < 5) throw new Error(`the demo shop has ${variants.length} variants to sell, not 5`);
+    const rate = db
+      .prepare("select id from shipping_rates where workspace_id = ? and kind = 'flat' order by created_at")
+      .get(id);
+    const body = JSON.stringify({
+      lines: variants.map((v) => ({ variantId: v.id, quantity: 1, price: v.price })),
+      couponCode: "WELCOME10",
+      address: { country: "GB" },
+      shippingRateId: rate.id,
+    });
+    return () => ({ headers: { "content-type": "application/json", "x-atrium-site": "harbor-bakery" }, body });
+  } finally {
+    db.close();
+  }
 }
 
 /** `count` published pages more in the demo site, in one transaction, for the sitemap target. */
@@ -749,13 +808,14 @@ function resultsDocument(table, options) {
 - Date: ${new Date().toISOString()}
 - Machine: ${machine}
 - CPU busy just before the run: ${options.busyBefore.toFixed(0)} % (other work on the machine skews every number)
-- Load: autocannon, ${load}; GET except the SOP trigger, which POSTs a freshly signed body each time
+- Load: autocannon, ${load}; GET except the SOP trigger, which POSTs a freshly signed body each time, and the
+  cart validation, which POSTs one 5-line cart
 - SSR rows ("uncached") add \`${BYPASS}\`, a query parameter no page declares, so the page cache lets them through
   (the contract's \`Atrium-Cache-Vary-Query\`): they measure rendering. The cached row requests the bare path.
 
 ${table}
 
-Goals (issue 15):
+Goals (issues 15 and 17):
 
 ${options.goals}
 
@@ -1099,6 +1159,63 @@ finish: about one slow step (${slowMs} ms here), not the whole backlog. Regenera
 // Route table size (issue 15, ADR 028): the same build with BENCH_EXTRA_ROUTES more routes, side by side.
 
 const ROUTES_HEADING = "## Route table size";
+const SHOP_HEADING = "## Shop (issue 17)";
+
+/**
+ * The shop's two targets with the three baselines measured in the same run, as their own section (a full run
+ * also has them in the main table). `BENCH_ONLY=shop npm run bench`.
+ */
+async function measureShop(options) {
+  prepareReference();
+  options.busyBefore = await cpuBusyPercent(1_000);
+  const results = [];
+  const nodeHttp = await startReference("node-http.mjs", BASELINES.nodeHttp.path);
+  try {
+    results.push(await measure(BASELINES.nodeHttp, nodeHttp, options));
+  } finally {
+    await stopChild(nodeHttp.child);
+  }
+  const bareRemix = await startReference("server.mjs", BASELINES.route.path);
+  try {
+    for (const baseline of [BASELINES.route, BASELINES.page]) results.push(await measure(baseline, bareRemix, options));
+  } finally {
+    await stopChild(bareRemix.child);
+  }
+  const atrium = await startAtrium(SHOP_ENV);
+  try {
+    for (const target of SHOP_TARGETS) results.push(await measure(target, atrium, options));
+  } finally {
+    await stopChild(atrium.child);
+  }
+  const failed = results.filter((r) => r.problems.length > 0);
+  if (failed.length > 0) {
+    throw new Error(
+      `The measured pass was not clean:\n${failed.map((r) => `- ${r.name}: ${r.problems.join("; ")}`).join("\n")}`,
+    );
+  }
+  const table = resultsTable(results);
+  console.log(`\n${table}\n`);
+  const goals = goalLines(results);
+  console.log(goals);
+  return `${SHOP_HEADING}
+
+- Date: ${new Date().toISOString()}
+- CPU busy just before the run: ${options.busyBefore.toFixed(0)} %
+- Load: autocannon, ${options.connections} connections, ${options.duration} s per target after a ${options.warmup} s warm-up;
+  the baselines measured moments before, in the same run. The product page is rendered (\`${BYPASS}\` skips the
+  page cache, which would answer it as it answers the home page above); the cart validation POSTs one 5-line cart
+  (five variants, a coupon, a UK address and a delivery rate), the customer API's limiter on with its per-address
+  allowance raised for the run.
+
+${table}
+
+Goals (issue 17):
+
+${goals}
+
+Regenerate this section alone with \`BENCH_ONLY=shop npm run bench\`.
+`;
+}
 
 /** Today's routes and BENCH_EXTRA_ROUTES more (half resource routes, half pages with a parameter), as a copy. */
 function buildWithExtraRoutes(extra) {
@@ -1224,8 +1341,13 @@ async function main() {
   }
 
   const only = process.env.BENCH_ONLY ?? "";
-  if (only && only !== "fairness" && only !== "mixed" && only !== "routes") {
-    throw new Error(`BENCH_ONLY must be "fairness", "mixed", "routes" or empty, got "${only}"`);
+  if (only && only !== "fairness" && only !== "mixed" && only !== "routes" && only !== "shop") {
+    throw new Error(`BENCH_ONLY must be "fairness", "mixed", "routes", "shop" or empty, got "${only}"`);
+  }
+  if (only === "shop") {
+    writeSection(SHOP_HEADING, await measureShop(options));
+    console.log("Wrote the shop section of bench/RESULTS.md");
+    return;
   }
   if (only === "routes") {
     writeSection(ROUTES_HEADING, await measureRouteTable(options));
@@ -1270,7 +1392,7 @@ async function main() {
 
   let mixed;
   // The custom-domain target's row shows within a second (a reload is one small query in the background).
-  const atrium = await startAtrium({ DOMAINS_REFRESH_MS: "1000" });
+  const atrium = await startAtrium({ DOMAINS_REFRESH_MS: "1000", ...SHOP_ENV });
   let recorded;
   try {
     for (const target of TARGETS) {
@@ -1316,7 +1438,7 @@ async function main() {
   const fairness = fairnessSection(await measureFairness());
   writeFileSync(
     join(ROOT, "bench", "RESULTS.md"),
-    `${resultsDocument(table, options)}\n${mixedSection(mixed)}\n${fairness}${keptSection(ROUTES_HEADING)}`,
+    `${resultsDocument(table, options)}\n${mixedSection(mixed)}\n${fairness}${keptSection(ROUTES_HEADING)}${keptSection(SHOP_HEADING)}`,
   );
   if (mixed.stale > 0) throw new Error(`${mixed.stale} stale reads during saves (see bench/RESULTS.md)`);
   // Without hits between the saves, "no stale read" says nothing about the cache's purges.

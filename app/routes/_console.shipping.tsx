@@ -133,6 +133,49 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
   });
 });
 
+function RateTable({
+  rates,
+  canEdit,
+}: {
+  rates: ReadonlyArray<{ id: string; name: string; detail: string; instructions?: string }>;
+  canEdit: boolean;
+}) {
+  return (
+    <table className="customer-table rate-table">
+      <thead>
+        <tr>
+          <th scope="col">Rate</th>
+          <th scope="col">Price</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rates.map((r) => (
+          <tr key={r.id}>
+            <td>
+              <span className="customer-name">{r.name}</span>
+              {r.instructions ? <span className="customer-email">{r.instructions}</span> : null}
+            </td>
+            <td>{r.detail}</td>
+            <td className="amount">
+              {canEdit ? (
+                <Form method="post">
+                  <input type="hidden" name="id" value={r.id} />
+                  <button type="submit" name="intent" value="remove-rate" className="text-button">
+                    Remove<span className="visually-hidden"> {r.name}</span>
+                  </button>
+                </Form>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export default function Shipping() {
   const d = useLoaderData<typeof loader>();
   const result = useActionData<FormResult>();
@@ -179,21 +222,7 @@ export default function Shipping() {
           {z.rates.length === 0 ? (
             <p className="field-error">No rate yet: customers in these countries cannot check out.</p>
           ) : null}
-          <ul className="timeline">
-            {z.rates.map((r) => (
-              <li key={r.id} className="rate-row">
-                <strong>{r.name}</strong> <span className="hint">· {r.detail}</span>
-                {d.canEdit ? (
-                  <Form method="post" className="inline-form">
-                    <input type="hidden" name="id" value={r.id} />
-                    <button type="submit" name="intent" value="remove-rate" className="link-button">
-                      Remove<span className="visually-hidden"> {r.name}</span>
-                    </button>
-                  </Form>
-                ) : null}
-              </li>
-            ))}
-          </ul>
+          {z.rates.length > 0 ? <RateTable rates={z.rates} canEdit={d.canEdit} /> : null}
           {d.canEdit ? (
             <details open={z.rates.length === 0 || messageFor(`rate-${z.id}`) !== undefined}>
               <summary>Add a rate</summary>
@@ -230,22 +259,7 @@ export default function Shipping() {
       {d.pickup.length > 0 ? (
         <section className="panel" aria-labelledby="pickup-heading">
           <h2 id="pickup-heading">Local pickup</h2>
-          <ul className="timeline">
-            {d.pickup.map((r) => (
-              <li key={r.id}>
-                <strong>{r.name}</strong> <span className="hint">· {r.detail}</span>
-                {r.instructions ? <span className="hint"> · {r.instructions}</span> : null}
-                {d.canEdit ? (
-                  <Form method="post" className="inline-form">
-                    <input type="hidden" name="id" value={r.id} />
-                    <button type="submit" name="intent" value="remove-rate" className="link-button">
-                      Remove<span className="visually-hidden"> {r.name}</span>
-                    </button>
-                  </Form>
-                ) : null}
-              </li>
-            ))}
-          </ul>
+          <RateTable rates={d.pickup} canEdit={d.canEdit} />
         </section>
       ) : null}
 

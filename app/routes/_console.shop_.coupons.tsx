@@ -172,7 +172,7 @@ export default function Coupons() {
                       <Form method="post">
                         <input type="hidden" name="id" value={c.id} />
                         <input type="hidden" name="active" value={c.active ? "0" : "1"} />
-                        <button type="submit" name="intent" value="toggle" className="link-button">
+                        <button type="submit" name="intent" value="toggle" className="text-button">
                           {c.active ? "Turn off" : "Turn on"}
                           <span className="visually-hidden"> {c.code}</span>
                         </button>

@@ -511,7 +511,7 @@ export default function ProductEditor() {
                 {d.canEdit ? (
                   <Form method="post" encType="multipart/form-data">
                     <input type="hidden" name="imageId" value={image.id} />
-                    <button type="submit" name="intent" value="remove-image" className="link-button">
+                    <button type="submit" name="intent" value="remove-image" className="text-button">
                       Remove<span className="visually-hidden"> image {i + 1}</span>
                     </button>
                   </Form>

@@ -151,7 +151,7 @@ export default function Taxes() {
                       {d.canEdit ? (
                         <Form method="post">
                           <input type="hidden" name="id" value={r.id} />
-                          <button type="submit" name="intent" value="remove" className="link-button">
+                          <button type="submit" name="intent" value="remove" className="text-button">
                             Remove<span className="visually-hidden"> the rate of {r.country}</span>
                           </button>
                         </Form>

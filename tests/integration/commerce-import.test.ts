@@ -10,7 +10,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, createWorkspace, signUp } from "../helpers/client";
+import { type Client, createWorkspace, signUp } from "../helpers/client";
+import { drainJobs } from "../helpers/jobs";
 import { startServer, type TestServer } from "../helpers/server";
 import { demoAssetsDir } from "~/modules/files/demo.server";
 
@@ -59,20 +60,6 @@ function upload(client: Client, csv: string) {
     body: form,
     headers: { origin: new URL(client.base).origin, "sec-fetch-site": "same-origin" },
   });
-}
-
-async function drainJobs() {
-  for (let i = 0; i < 60; i += 1) {
-    const queued = await server.db
-      .selectFrom("jobs")
-      .select("id")
-      .where("status", "in", ["queued", "running"])
-      .executeTakeFirst();
-    if (!queued) return;
-    server.atrium.runtime.services.jobRunner.wake();
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("jobs did not finish");
 }
 
 const productsOfWorkspace = (workspaceId: string) =>
@@ -134,7 +121,7 @@ describe("importing Shopify's product CSV", () => {
     ].join("\n");
     const res = await upload(owner, csv);
     expect(await res.text()).toContain("1 image is being fetched");
-    await drainJobs();
+    await drainJobs(server);
     const [product] = await productsOfWorkspace(workspaceId);
     const attached = await server.db
       .selectFrom("product_images")
@@ -144,7 +131,7 @@ describe("importing Shopify's product CSV", () => {
     expect(attached).toEqual([{ source_url: `${imageBase}/loaf.jpg`, alt: "A rye loaf" }]);
     const before = fetched;
     expect(await (await upload(owner, csv)).text()).not.toContain("being fetched");
-    await drainJobs();
+    await drainJobs(server);
     expect(fetched).toBe(before);
   });
 });

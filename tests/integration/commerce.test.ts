@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client, createWorkspace, mailedText, signUp, uniqueEmail } from "../helpers/client";
 import { signInCustomer } from "../helpers/customers";
+import { drainJobs } from "../helpers/jobs";
 import { startServer, type TestServer } from "../helpers/server";
 import { addToCart, buy, openShop, placeOrder, prepareCheckout } from "../helpers/shop";
 import { setTestClock } from "~/lib/clock.server";
@@ -40,20 +41,6 @@ async function business(options: { largeStock?: number } = {}) {
 
 const variantRow = (id: string) =>
   server.db.selectFrom("product_variants").select(["stock", "reserved"]).where("id", "=", id).executeTakeFirstOrThrow();
-
-async function drainJobs() {
-  for (let i = 0; i < 40; i += 1) {
-    const queued = await server.db
-      .selectFrom("jobs")
-      .select("id")
-      .where("status", "in", ["queued", "running"])
-      .executeTakeFirst();
-    if (!queued) return;
-    server.atrium.runtime.services.jobRunner.wake();
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("jobs did not finish");
-}
 
 const site = (slug: string) => ({ "x-atrium-site": slug });
 
@@ -99,7 +86,7 @@ describe("buying with the manual provider", () => {
     expect(order).toContain("IBAN GB00 TEST 0000 0000");
     expect(await variantRow(shop.small)).toEqual({ stock: 5, reserved: 2 });
 
-    await drainJobs();
+    await drainJobs(server);
     const mail = await mailSaying(email, "Total:");
     expect(mail).toContain("Total: $12.95");
     expect(mail).toContain("IBAN GB00 TEST 0000 0000");
@@ -156,7 +143,7 @@ describe("buying with the manual provider", () => {
     expect(payments).toHaveLength(1);
     expect(payments[0]!.amount).toBe(3 * 450 + 395);
     expect(await variantRow(shop.small)).toEqual({ stock: 2, reserved: 0 });
-    await drainJobs();
+    await drainJobs(server);
     await mailSaying(email, "received your payment");
     const receipts = server.logs.filter((l) => l.to === email && String(l.msg).includes("received your payment"));
     expect(receipts).toHaveLength(1);
@@ -191,7 +178,7 @@ describe("buying with the manual provider", () => {
     expect((await owner.post(`/shop/orders/${orderId}`, { intent: "cancel" })).status).toBe(303);
     expect(await variantRow(shop.small)).toEqual({ stock: 5, reserved: 0 });
     expect((await couponsOf(server.db, workspaceId).byCode("ONCE"))!.usedCount).toBe(0);
-    await drainJobs();
+    await drainJobs(server);
     expect(await mailSaying(email, "was cancelled")).toContain(`Order #${order.number} was cancelled`);
     // Marking a cancelled order paid is refused with what to do instead.
     const late = await owner.post(`/shop/orders/${orderId}`, { intent: "paid" });

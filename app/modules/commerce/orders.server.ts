@@ -170,8 +170,12 @@ async function queueMail(trx: Trx, workspaceId: string, payload: OrderMailPayloa
   await enqueueJob(trx, { kind: ORDER_MAIL_JOB, workspaceId, payload, maxAttempts: 6 });
 }
 
-/** Gives an order's held stock back (a cancelled or expired unpaid order); each reservation once. */
-async function releaseReservations(trx: Trx, workspaceId: string, orderId: string): Promise<void> {
+/**
+ * Ends an order's holds on stock, each reservation once (its row deleted by id: of two concurrent releases one
+ * deletes it and moves the counters). "release": the stock is on sale again (a cancelled or expired unpaid
+ * order); "sell": it leaves the shelf (the order was paid).
+ */
+async function endReservations(trx: Trx, workspaceId: string, orderId: string, as: "release" | "sell"): Promise<void> {
   const held = await trx
     .selectFrom("stock_reservations")
     .select(["id", "variant_id", "quantity"])
@@ -183,27 +187,11 @@ async function releaseReservations(trx: Trx, workspaceId: string, orderId: strin
     if (!Number(gone.numDeletedRows)) continue;
     await trx
       .updateTable("product_variants")
-      .set((eb) => ({ reserved: eb("reserved", "-", r.quantity) }))
-      .where("workspace_id", "=", workspaceId)
-      .where("id", "=", r.variant_id)
-      .execute();
-  }
-}
-
-/** Turns an order's held stock into stock sold (it was paid); each reservation once. */
-async function takeReservations(trx: Trx, workspaceId: string, orderId: string): Promise<void> {
-  const held = await trx
-    .selectFrom("stock_reservations")
-    .select(["id", "variant_id", "quantity"])
-    .where("workspace_id", "=", workspaceId)
-    .where("order_id", "=", orderId)
-    .execute();
-  for (const r of held) {
-    const gone = await trx.deleteFrom("stock_reservations").where("id", "=", r.id).executeTakeFirst();
-    if (!Number(gone.numDeletedRows)) continue;
-    await trx
-      .updateTable("product_variants")
-      .set((eb) => ({ reserved: eb("reserved", "-", r.quantity), stock: eb("stock", "-", r.quantity) }))
+      .set((eb) =>
+        as === "sell"
+          ? { reserved: eb("reserved", "-", r.quantity), stock: eb("stock", "-", r.quantity) }
+          : { reserved: eb("reserved", "-", r.quantity) },
+      )
       .where("workspace_id", "=", workspaceId)
       .where("id", "=", r.variant_id)
       .execute();
@@ -430,7 +418,7 @@ export function ordersOf(db: Db, workspaceId: string) {
           // Paid before under another reference: the first payment stands; this one is recorded for the books.
           return { applied: false, order: toOrder(await lockedOrder(trx, orderId)) };
         }
-        await takeReservations(trx, workspaceId, orderId);
+        await endReservations(trx, workspaceId, orderId, "sell");
         const eventId = await recordOrderEvent(
           trx,
           workspaceId,
@@ -555,7 +543,7 @@ export function ordersOf(db: Db, workspaceId: string) {
           .where("status", "=", order.status)
           .executeTakeFirst();
         if (!Number(moved.numUpdatedRows)) throw conflict("This order changed meanwhile; reload it");
-        await releaseReservations(trx, workspaceId, orderId);
+        await endReservations(trx, workspaceId, orderId, "release");
         if (order.status === "pending" && order.coupon_id) {
           await trx
             .updateTable("coupons")

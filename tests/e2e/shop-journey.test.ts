@@ -1,0 +1,259 @@
+/**
+ * The shop's "done when" (issue 17), in Chromium: an operator imports products with variants and images from a
+ * Shopify CSV (the images fetched from a local image server), turns on bank transfer and pay on pickup, sets
+ * delivery, VAT and a coupon; a guest buys with the coupon and gets a confirmation; a signed-in customer buys
+ * and finds the order in their portal; the operator marks an order paid, sends it, and cancels another. Every
+ * new page passes axe at 1280 and 390 pixels wide; with SHOTS_DIR set, each is photographed at both.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seriousViolations } from "../helpers/axe";
+import { browserSuite, openBrowser, signUpWithWorkspace } from "../helpers/browser";
+import { drainJobs } from "../helpers/jobs";
+import { uniqueEmail } from "../helpers/client";
+import { codeMailTo } from "../helpers/customers";
+import { tempDir, type TempDir } from "../helpers/temp";
+import { demoAssetsDir } from "~/modules/files/demo.server";
+
+const suite = browserSuite({ bypassCSP: true, env: { OUTBOUND_ALLOW_PRIVATE: "1" } });
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+const WIDTHS = { wide: { width: 1280, height: 860 }, narrow: { width: 390, height: 844 } } as const;
+const SHOTS = process.env.SHOTS_DIR;
+const SLUG = "rye-and-crumb";
+
+let operator: Page;
+let images: Server;
+let csvPath: string;
+let folder: TempDir;
+
+/** axe at both widths (and the screenshots for review), on the page as it is now. */
+async function check(page: Page, name: string) {
+  const url = page.url();
+  for (const width of ["wide", "narrow"] as const) {
+    await page.setViewportSize(WIDTHS[width]);
+    await page.goto(url);
+    expect(await seriousViolations(page, AXE), `${name} (${width})`).toEqual([]);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, `shop-${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(WIDTHS.wide);
+}
+
+beforeAll(async () => {
+  const photos = { "/rye.jpg": "loaves.jpg", "/buns.jpg": "pastries.jpg" } as Record<string, string>;
+  images = createServer((req, res) => {
+    const file = photos[req.url ?? ""];
+    if (!file) return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "image/jpeg" }).end(readFileSync(join(demoAssetsDir(), file)));
+  });
+  await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+  folder = tempDir("atrium-shop");
+  csvPath = join(folder.path, "products_export.csv");
+  writeFileSync(
+    csvPath,
+    [
+      "Handle,Title,Body (HTML),Vendor,Type,Tags,Published,Option1 Name,Option1 Value,Variant SKU,Variant Grams,Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy,Variant Price,Variant Compare At Price,Variant Requires Shipping,Variant Taxable,Image Src,Image Position,Image Alt Text,Status",
+      `rye-loaf,Dark rye loaf,"<p>Whole rye, <strong>three days</strong> of sourdough.</p>",Rye & Crumb,Bread,bread,TRUE,Size,Half,RYE-H,500,shopify,8,deny,3.50,,TRUE,TRUE,${base}/rye.jpg,1,A dark rye loaf on a board,active`,
+      `rye-loaf,,,,,,,,Whole,RYE-W,1000,shopify,1,deny,6.00,6.50,TRUE,TRUE,,,,`,
+      `cinnamon-buns,Cinnamon buns,<p>Cardamom and cinnamon.</p>,Rye & Crumb,Pastry,pastry,TRUE,Title,Default Title,BUN-4,300,shopify,12,deny,5.00,,TRUE,TRUE,${base}/buns.jpg,1,Four cinnamon buns,active`,
+    ].join("\n"),
+  );
+  operator = await suite.context.newPage();
+  operator.on("dialog", (dialog) => void dialog.accept());
+  await signUpWithWorkspace(operator, suite.server, {
+    email: uniqueEmail("owner"),
+    password: "a long enough password",
+    name: "Rye & Crumb",
+    slug: SLUG,
+  });
+});
+afterAll(async () => {
+  await new Promise((resolve) => images?.close(resolve));
+  folder?.remove();
+});
+
+describe("the shop", () => {
+  it("is set up by its operator: products imported with their images, payments, delivery, VAT and a coupon", async () => {
+    const url = suite.server.url;
+    await operator.goto(`${url}/shop`);
+    await operator.getByRole("heading", { name: "Ready to sell: 0 of 5" }).waitFor();
+    await check(operator, "console-empty");
+
+    await operator.getByRole("link", { name: "Import CSV" }).click();
+    await operator.getByLabel("CSV file").setInputFiles(csvPath);
+    await operator.getByRole("button", { name: "Import" }).click();
+    await operator.getByText("Imported 2 products (2 new, 0 updated). 2 images are being fetched.").waitFor();
+    await drainJobs(suite.server);
+    await operator.goto(`${url}/shop/import`);
+    await check(operator, "console-import");
+
+    await operator.goto(`${url}/settings/integrations/payments`);
+    await operator.getByLabel("pay by bank transfer").check();
+    await operator.getByLabel("pay when they collect their order").check();
+    await operator.getByLabel("Bank transfer instructions").fill("Rye & Crumb Ltd\nIBAN GB12 RYEC 0000 1111 2222 33");
+    await operator.getByRole("button", { name: "Save" }).click();
+    await operator.getByText("Payment settings saved.").waitFor();
+    await check(operator, "console-payments-settings");
+
+    await operator.goto(`${url}/shipping`);
+    await check(operator, "console-delivery-empty");
+    await operator.getByRole("textbox", { name: "Name" }).first().fill("United Kingdom");
+    await operator.getByLabel("Countries").selectOption(["GB"]);
+    await operator.getByRole("button", { name: "Add zone" }).click();
+    await operator.getByText("Zone added. Now give it a rate.").waitFor();
+    const zone = operator.getByRole("region", { name: "United Kingdom" });
+    await zone.getByRole("textbox", { name: "Name" }).fill("Royal Mail 48");
+    await zone.getByRole("textbox", { name: "Price (USD)" }).fill("3.95");
+    await zone.getByRole("button", { name: "Add rate" }).click();
+    await operator.getByText("Rate added.").waitFor();
+    await operator.getByRole("button", { name: "Add pickup" }).click();
+    await operator.getByText("Pickup added").waitFor();
+    await check(operator, "console-delivery");
+
+    await operator.goto(`${url}/shop/taxes`);
+    await operator.getByLabel("Country").selectOption("GB");
+    await operator.getByLabel("Rate (%)").fill("20");
+    await operator.getByRole("button", { name: "Save rate" }).click();
+    await operator.getByText("Rate saved.").waitFor();
+    await check(operator, "console-taxes");
+
+    await operator.goto(`${url}/shop/coupons`);
+    await operator.getByLabel("Code").fill("welcome10");
+    await operator.getByLabel("Value").fill("10");
+    await operator.getByRole("button", { name: "Create coupon" }).click();
+    await operator.getByText("Coupon WELCOME10 created").waitFor();
+    await check(operator, "console-coupons");
+
+    await operator.goto(`${url}/shop`);
+    await operator.getByRole("link", { name: "Dark rye loaf" }).click();
+    await operator.getByRole("heading", { name: "Dark rye loaf" }).waitFor();
+    await expect(operator.getByRole("img", { name: "A dark rye loaf on a board" }).count()).resolves.toBe(1);
+    await check(operator, "console-product");
+  });
+
+  it("sells to a guest: product page, cart with a coupon, checkout, confirmation", async () => {
+    const url = suite.server.url;
+    const browser = await openBrowser({ bypassCSP: true });
+    try {
+      const page = await browser.context.newPage();
+      const email = uniqueEmail("guest");
+      await page.goto(`${url}/${SLUG}`);
+      await page.getByRole("link", { name: "Cart" }).waitFor();
+      await page.goto(`${url}/${SLUG}/shop`);
+      await check(page, "storefront");
+      await page.getByRole("link", { name: /Dark rye loaf/ }).click();
+      await check(page, "product");
+      await page.getByLabel(/Whole/).check();
+      await page.getByRole("button", { name: "Add to cart" }).click();
+      await page.getByRole("heading", { name: "Your cart" }).waitFor();
+      await page.getByLabel("Discount code").fill("WELCOME10");
+      await page.getByRole("button", { name: "Apply" }).click();
+      await page.getByText("Code WELCOME10 applied.").waitFor();
+      await check(page, "cart");
+      await page.getByRole("link", { name: "Check out" }).click();
+      await check(page, "checkout-details");
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByLabel("Full name").fill("Grace Guest");
+      await page.getByLabel("Street and number").fill("3 Church Street");
+      await page.getByLabel("Postal code").fill("YO22 4AE");
+      await page.getByLabel("Town or city").fill("Whitby");
+      await page.getByLabel("Country").selectOption("GB");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByLabel(/Royal Mail 48/).check();
+      await check(page, "checkout-delivery");
+      await page.getByRole("button", { name: "Continue" }).click();
+      // 6.00 − 10 % + 3.95 delivery: the button says what is placed.
+      await page.getByRole("button", { name: "Place order · $9.35" }).waitFor();
+      await check(page, "checkout-payment");
+      await page.getByRole("button", { name: "Place order · $9.35" }).click();
+      await page.getByText("Thank you! Your order is placed.").waitFor();
+      await page.getByText("IBAN GB12 RYEC 0000 1111 2222 33").waitFor();
+      await check(page, "order-guest");
+      await drainJobs(suite.server);
+      const mail = suite.server.logs.findLast((l) => l.to === email && String(l.msg).includes("Total:"));
+      expect(String(mail?.msg)).toContain("Total: $9.35");
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("sells to a signed-in customer, who finds the order in their portal", async () => {
+    const url = suite.server.url;
+    const browser = await openBrowser({ bypassCSP: true });
+    try {
+      const page = await browser.context.newPage();
+      const email = uniqueEmail("ada");
+      await page.goto(`${url}/${SLUG}/login`);
+      await page.getByRole("textbox", { name: "E-mail address" }).fill(email);
+      await page.getByRole("button", { name: "E-mail me a code" }).click();
+      await page.getByLabel("Code").fill(codeMailTo(url, email).code);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { name: "Your account" }).waitFor();
+
+      await page.goto(`${url}/${SLUG}/shop/cinnamon-buns`);
+      await page.getByLabel("Quantity").fill("2");
+      await page.getByRole("button", { name: "Add to cart" }).click();
+      await page.getByRole("link", { name: "Check out" }).click();
+      await expect(page.getByLabel("E-mail").inputValue()).resolves.toBe(email);
+      await page.getByLabel("Full name").fill("Ada Lovelace");
+      await page.getByLabel("I will collect it").check();
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByLabel("Pay on pickup").check();
+      await page.getByRole("button", { name: /Place order/ }).click();
+      await page.getByText("Thank you! Your order is placed.").waitFor();
+      await check(page, "order-customer");
+
+      await page.getByRole("navigation", { name: "Your account" }).getByRole("link", { name: "Orders" }).click();
+      await page.getByRole("list", { name: "Your orders" }).getByText("Awaiting payment").waitFor();
+      await check(page, "portal-orders");
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("lets the operator mark an order paid, send it, and cancel another", async () => {
+    const url = suite.server.url;
+    await operator.goto(`${url}/shop/orders`);
+    await check(operator, "console-orders");
+    // The guest's order (the older one, listed second) is paid by transfer, then sent.
+    await operator.getByRole("link", { name: "#1001" }).click();
+    await operator.getByRole("button", { name: /Mark as paid/ }).click();
+    await operator.getByText("Marked as paid.").waitFor();
+    await operator.getByRole("button", { name: "Mark as sent" }).click();
+    await operator.getByText("Marked as sent.").waitFor();
+    await expect(operator.getByText("Sent", { exact: true }).first().isVisible()).resolves.toBe(true);
+    await check(operator, "console-order");
+
+    // The customer's pickup order is cancelled: its buns go back on sale.
+    await operator.goto(`${url}/shop/orders/${(await orderIdOf(1002))!}`);
+    await operator.getByText("Cancel order", { exact: true }).click();
+    await operator.getByRole("button", { name: "Cancel order #1002" }).click();
+    await operator.getByText("Order cancelled.").waitFor();
+    const buns = await suite.server.db
+      .selectFrom("product_variants")
+      .select(["stock", "reserved"])
+      .where("sku", "=", "BUN-4")
+      .executeTakeFirstOrThrow();
+    expect(buns).toEqual({ stock: 12, reserved: 0 });
+    const rye = await suite.server.db
+      .selectFrom("product_variants")
+      .select(["stock", "reserved"])
+      .where("sku", "=", "RYE-W")
+      .executeTakeFirstOrThrow();
+    expect(rye).toEqual({ stock: 0, reserved: 0 });
+
+    await operator.goto(`${url}/shop/payments`);
+    await operator.getByRole("cell", { name: "$9.35" }).waitFor();
+    await check(operator, "console-payments");
+  });
+});
+
+async function orderIdOf(number: number) {
+  const row = await suite.server.db.selectFrom("orders").select("id").where("number", "=", number).executeTakeFirst();
+  return row?.id;
+}
