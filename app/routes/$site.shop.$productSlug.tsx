@@ -10,7 +10,7 @@ import { resolveSiteBySlug } from "~/modules/access/site.server";
 import { publicCacheHeaders } from "~/modules/cache/headers";
 import { currencyDigits } from "~/modules/commerce/money";
 import { productJsonLd, productView } from "~/modules/commerce/storefront.server";
-import { markdownToText } from "~/modules/sites/markdown.server";
+import { renderedToText } from "~/modules/sites/markdown.server";
 import { mergeCacheHeaders, NOT_CACHEABLE, siteFrameTags } from "~/modules/sites/page-cache";
 import { profileOf } from "~/modules/sites/profile.server";
 import { publicAddressOf } from "~/modules/sites/public-address.server";
@@ -42,7 +42,7 @@ export const loader = page("public", async ({ request, params, context }: Loader
   const url = `${address.origin}${address.finalBase}${path}`;
   const description =
     view.product.seoDescription ||
-    markdownToText(view.product.description, 160) ||
+    renderedToText(view.product.descriptionHtml, 160) ||
     `${view.product.title} from ${site.workspace.name}.`;
   return data(
     {

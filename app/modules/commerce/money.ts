@@ -42,15 +42,24 @@ export function parseMoney(text: string, code: string): number | null {
   return Number.isSafeInteger(minor) && minor <= MAX_MINOR ? minor : null;
 }
 
+// Making an Intl.NumberFormat costs far more than formatting with one: a page of prices reuses them.
+const formats = new Map<string, Intl.NumberFormat>();
+
 /** 1250 in EUR → "€12.50" (in `locale`, English by default). */
 export function formatMoney(minor: number, code: string, locale = "en"): string {
   const digits = currencyDigits(code);
-  return new Intl.NumberFormat(locale, {
-    style: "currency",
-    currency: code,
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(minor / 10 ** digits);
+  const key = `${locale}|${code}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, {
+      style: "currency",
+      currency: code,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    formats.set(key, format);
+  }
+  return format.format(minor / 10 ** digits);
 }
 
 /** The plain decimal a form field shows: 1250 EUR → "12.50", 1000 JPY → "1000". */

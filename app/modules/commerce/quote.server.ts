@@ -32,6 +32,8 @@ export interface QuoteRequest {
   shippingRateId?: string | null;
   /** `customer:{id}` or `email:{address}`: whose per-customer coupon uses count. */
   buyer?: string | null;
+  /** Look up each line's picture (pages show it; the API does not). */
+  images?: boolean;
 }
 
 export type ProblemCode =
@@ -173,15 +175,16 @@ export async function quoteCart(db: Db, workspaceId: string, request: QuoteReque
         .where("v.id", "in", ids)
         .execute()
     : [];
-  const images = found.length
-    ? await db
-        .selectFrom("product_images")
-        .select(["id", "product_id", "file_id", "position"])
-        .where("workspace_id", "=", workspaceId)
-        .where("product_id", "in", [...new Set(found.map((f) => f.product_id))])
-        .orderBy("position")
-        .execute()
-    : [];
+  const images =
+    found.length && request.images
+      ? await db
+          .selectFrom("product_images")
+          .select(["id", "product_id", "file_id", "position"])
+          .where("workspace_id", "=", workspaceId)
+          .where("product_id", "in", [...new Set(found.map((f) => f.product_id))])
+          .orderBy("position")
+          .execute()
+      : [];
 
   const priced: Array<PricingLine & { row: (typeof found)[number] }> = [];
   const seen = new Set<string>();
@@ -367,6 +370,7 @@ export async function quoteOfCart(
     couponCode: cart.couponCode,
     address,
     shippingRateId: options.withShipping ? cart.shippingRateId : null,
+    images: true,
     buyer:
       options.buyer ?? (cart.customerId ? `customer:${cart.customerId}` : cart.email ? `email:${cart.email}` : null),
   });

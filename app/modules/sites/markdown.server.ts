@@ -61,7 +61,19 @@ export function renderMarkdown(source: string): string {
 
 /** Plain text of `source`, for meta descriptions and excerpts: no markup, whitespace collapsed. */
 export function markdownToText(source: string, maxLength = 160): string {
-  const text = sanitizeHtml(markdown.render(source), { allowedTags: [], allowedAttributes: {} })
+  return plainText(sanitizeHtml(markdown.render(source), { allowedTags: [], allowedAttributes: {} }), maxLength);
+}
+
+/**
+ * The text of HTML this module rendered (and sanitised) before, for a page's description on every request: its
+ * tags dropped without parsing again, which only a renderer's own output allows.
+ */
+export function renderedToText(html: string, maxLength = 160): string {
+  return plainText(html.replace(/<[^>]*>/g, " "), maxLength);
+}
+
+function plainText(escaped: string, maxLength: number): string {
+  const text = escaped
     .replace(/&amp;/g, "&")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
