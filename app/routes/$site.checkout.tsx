@@ -22,6 +22,7 @@ import { assertSameOrigin } from "~/modules/auth/origin.server";
 import { Address, cartOfRequest, cartsOf } from "~/modules/commerce/cart.server";
 import { Contact, placeOrder } from "~/modules/commerce/checkout.server";
 import { formatMoney } from "~/modules/commerce/money";
+import { countryName } from "~/modules/commerce/vocabulary";
 import { paymentMethods } from "~/modules/commerce/payments.server";
 import { quoteOfCart } from "~/modules/commerce/quote.server";
 import { commerceSettingsOf } from "~/modules/commerce/settings.server";
@@ -247,7 +248,7 @@ export default function Checkout() {
                     {d.address ? (
                       <>
                         <br />
-                        {d.address.line1}, {d.address.postalCode} {d.address.city}, {d.address.country}
+                        {d.address.line1}, {d.address.postalCode} {d.address.city}, {countryName(d.address.country)}
                       </>
                     ) : (
                       <>

@@ -18,7 +18,7 @@ import { portalVisitor, type PortalVisitor } from "~/modules/access/customer.ser
 import { cartCookie, cartsOf } from "~/modules/commerce/cart.server";
 import { customerOrdersOf } from "~/modules/commerce/customer-orders.server";
 import { formatMoney } from "~/modules/commerce/money";
-import { ORDER_STATUS_LABELS } from "~/modules/commerce/vocabulary";
+import { ORDER_STATUS_LABELS, countryName } from "~/modules/commerce/vocabulary";
 import { assertGrants } from "~/modules/customers/manage-tokens.server";
 import { PRIVATE, mailOrigin } from "~/modules/customers/portal.server";
 import { linkBase } from "~/modules/sites/address.server";
@@ -176,7 +176,7 @@ export default function OrderPage() {
               {order.address.postalCode} {order.address.city}
               {order.address.region ? `, ${order.address.region}` : ""}
               <br />
-              {order.address.country}
+              {countryName(order.address.country)}
             </address>
           ) : (
             <p>{order.shippingMethod}</p>

@@ -57,7 +57,7 @@ export default function Payments() {
       <FormMessage message={result?.ok === false ? result.message : undefined} />
       <section className="panel" aria-labelledby="providers-heading">
         <h2 id="providers-heading">Providers</h2>
-        <ul className="timeline">
+        <ul className="provider-list">
           {d.providers.map((p) => (
             <li key={p.id}>
               <strong>{p.name}</strong>{" "}

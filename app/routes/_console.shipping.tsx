@@ -226,7 +226,7 @@ export default function Shipping() {
           {d.canEdit ? (
             <details open={z.rates.length === 0 || messageFor(`rate-${z.id}`) !== undefined}>
               <summary>Add a rate</summary>
-              <Form method="post" className="inline-fields">
+              <Form method="post" className="rate-form">
                 <input type="hidden" name="intent" value="rate" />
                 <input type="hidden" name="zoneId" value={z.id} />
                 <Field label="Name" name="name" hint="e.g. Standard, Express" error={errorsFor("rate").name} />

@@ -220,7 +220,7 @@ export default function Shop() {
             {d.total.toLocaleString("en")} {d.total === 1 ? "product" : "products"}
             {filtered ? ` of ${d.everyone.toLocaleString("en")}` : ""}
           </p>
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Products">
             <table className="customer-table product-table">
               <thead>
                 <tr>

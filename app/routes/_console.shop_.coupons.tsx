@@ -144,7 +144,7 @@ export default function Coupons() {
           </p>
         </div>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Coupons">
           <table className="customer-table">
             <thead>
               <tr>

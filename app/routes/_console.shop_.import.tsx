@@ -87,7 +87,7 @@ export default function ImportProducts() {
           <p className="hint">
             Fix these lines in the file and import it again: products already imported are updated, not duplicated.
           </p>
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Problems">
             <table className="customer-table">
               <thead>
                 <tr>

@@ -136,7 +136,7 @@ export default function Orders() {
             {d.total.toLocaleString("en")} {d.total === 1 ? "order" : "orders"}
             {filtered ? ` of ${d.everyone.toLocaleString("en")}` : ""}
           </p>
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Orders">
             <table className="customer-table">
               <thead>
                 <tr>

@@ -11,7 +11,7 @@ import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { formatMoney, moneyInput, parseMoney } from "~/modules/commerce/money";
 import { ordersOf } from "~/modules/commerce/orders.server";
-import { ORDER_STATUS_LABELS } from "~/modules/commerce/vocabulary";
+import { ORDER_STATUS_LABELS, countryName } from "~/modules/commerce/vocabulary";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { profileOf } from "~/modules/sites/profile.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
@@ -225,7 +225,7 @@ export default function OrderDetail() {
             <br />
             {order.address.postalCode} {order.address.city} {order.address.region}
             <br />
-            {order.address.country}
+            {countryName(order.address.country)}
           </address>
         ) : (
           <p>
@@ -278,7 +278,7 @@ export default function OrderDetail() {
         <div>
           <section className="panel" aria-labelledby="items-heading">
             <h2 id="items-heading">Items</h2>
-            <div className="table-scroll">
+            <div className="table-scroll" tabIndex={0} role="region" aria-label="Items">
               <table className="customer-table order-lines-table">
                 <thead>
                   <tr>
@@ -345,9 +345,11 @@ export default function OrderDetail() {
             <ol className="timeline">
               {d.events.map((e) => (
                 <li key={e.id}>
-                  <strong>{e.label}</strong>
-                  {e.by ? <span className="hint"> · {e.by}</span> : null}
                   <time>{e.at}</time>
+                  <span>
+                    <strong>{e.label}</strong>
+                    {e.by ? <span className="hint"> · {e.by}</span> : null}
+                  </span>
                 </li>
               ))}
             </ol>
@@ -357,14 +359,16 @@ export default function OrderDetail() {
                 <ul className="timeline">
                   {d.payments.map((p) => (
                     <li key={p.id}>
-                      <strong>
-                        {p.kind === "refund" ? "Refund" : "Payment"} {p.amount}
-                      </strong>{" "}
-                      <span className="hint">
-                        · {p.provider === "manual" ? "recorded by hand" : p.provider}
-                        {p.note ? ` · ${p.note}` : ""}
-                      </span>
                       <time>{p.at}</time>
+                      <span>
+                        <strong>
+                          {p.kind === "refund" ? "Refund" : "Payment"} {p.amount}
+                        </strong>{" "}
+                        <span className="hint">
+                          · {p.provider === "manual" ? "recorded by hand" : p.provider}
+                          {p.note ? ` · ${p.note}` : ""}
+                        </span>
+                      </span>
                     </li>
                   ))}
                 </ul>
@@ -395,7 +399,7 @@ export default function OrderDetail() {
                 <br />
                 {order.address.postalCode} {order.address.city} {order.address.region}
                 <br />
-                {order.address.country}
+                {countryName(order.address.country)}
               </address>
             ) : null}
             <p className="hint">

@@ -71,7 +71,7 @@ export default function ShopPayments() {
         </div>
       ) : (
         <>
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Payments">
             <table className="customer-table">
               <thead>
                 <tr>

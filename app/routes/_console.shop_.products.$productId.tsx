@@ -308,7 +308,7 @@ export default function ProductEditor() {
               </div>
             ) : null}
             {p && p.variants.length > 0 ? (
-              <div className="table-scroll">
+              <div className="table-scroll" tabIndex={0} role="region" aria-label="Variants">
                 <table className="customer-table variant-table">
                   <thead>
                     <tr>

@@ -124,7 +124,7 @@ export default function Taxes() {
             No tax rates yet: carts charge no tax. Add the rate of each country (or state) you must charge.
           </p>
         ) : (
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Tax rates">
             <table className="customer-table">
               <thead>
                 <tr>
@@ -164,7 +164,7 @@ export default function Taxes() {
           </div>
         )}
         {d.canEdit ? (
-          <Form method="post" className="inline-fields tax-form">
+          <Form method="post" className="tax-form">
             <input type="hidden" name="intent" value="rate" />
             <DescribedField id="tax-country" label="Country" error={errors.country}>
               {(describedBy) => (

@@ -19,6 +19,7 @@ import { siteAddressOf, siteUrl } from "~/modules/sites/address.server";
 import { formatMoney } from "./money";
 import { ordersOf, type Order, type OrderLine, type OrderMailPayload } from "./orders.server";
 import { providerOf } from "./payments.server";
+import { countryName } from "./vocabulary";
 import { commerceSettingsOf } from "./settings.server";
 
 /** How long a guest's link to their order works. */
@@ -129,7 +130,7 @@ export function orderMailHandler(services: AppServices): JobHandler {
             order.address.line1,
             ...(order.address.line2 ? [order.address.line2] : []),
             `${order.address.postalCode} ${order.address.city}`,
-            order.address.country,
+            countryName(order.address.country),
           );
         break;
       }

@@ -34,3 +34,15 @@ export const optionKey = (values: readonly string[]) => values.join(" / ");
 export function combinations(options: ReadonlyArray<{ values: readonly string[] }>): string[][] {
   return options.reduce<string[][]>((acc, o) => acc.flatMap((prefix) => o.values.map((v) => [...prefix, v])), [[]]);
 }
+
+let regions: Intl.DisplayNames | undefined;
+
+/** A country's name in English for an address ("GB" → "United Kingdom"); the code itself if Intl has none. */
+export function countryName(code: string): string {
+  regions ??= new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
+  try {
+    return regions.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
