@@ -213,6 +213,28 @@ export default function ProductPage() {
               </button>
             </div>
           </form>
+          {/* The same for every visitor (the page stays cacheable): one who is not signed in is asked to, then
+              offered the save again (ADR 029). */}
+          <form
+            method="post"
+            action={`${d.base}/saved?${new URLSearchParams({ save: `product:${d.product.id}` })}`}
+            className="product__save"
+          >
+            <input type="hidden" name="intent" value="save" />
+            <input type="hidden" name="kind" value="product" />
+            <input type="hidden" name="ref" value={d.product.id} />
+            <button type="submit" className="page-save__button">
+              <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+                <path
+                  d="M6 3h12a1 1 0 0 1 1 1v17l-7-4-7 4V4a1 1 0 0 1 1-1Z"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                />
+              </svg>
+              Save for later
+            </button>
+          </form>
           {d.product.descriptionHtml ? (
             <div
               className="site-prose product__description"

@@ -14,6 +14,7 @@ import { addToCart, buy, openShop, placeOrder, prepareCheckout } from "../helper
 import { setTestClock } from "~/lib/clock.server";
 import { productsOf } from "~/modules/commerce/catalogue.server";
 import { couponsOf } from "~/modules/commerce/prices.server";
+import { signWebhook } from "~/modules/webhooks/standard-webhooks.server";
 import { expireUnpaidOrders, ordersOf } from "~/modules/commerce/orders.server";
 
 let server: TestServer;
@@ -66,6 +67,10 @@ describe("buying with the manual provider", () => {
     const html = await page.text();
     expect(html).toContain('"@type":"Product"');
     expect(html).toContain('"priceCurrency":"USD"');
+    // Search engines find it: the shop and the product are in the sitemap.
+    const sitemap = await (await guest.get(`/${slug}/sitemap.xml`)).text();
+    expect(sitemap).toContain(`/${slug}/shop</loc>`);
+    expect(sitemap).toContain(`/${slug}/shop/seeded-rye</loc>`);
     await addToCart(guest, slug, shop.small, 2);
     const cart = await (await guest.get(`/${slug}/cart`)).text();
     expect(cart).toContain("Seeded rye");
@@ -118,6 +123,10 @@ describe("buying with the manual provider", () => {
     expect(detail.payment.text).toContain(`order #`);
     expect(detail.canCancel).toBe(true);
     expect(await (await ada.get(`/${slug}/orders`)).text()).toContain("Awaiting payment");
+    // And saves the product for later: it is listed with the pages they saved.
+    const saved = await ada.post(`/${slug}/saved`, { intent: "save", kind: "product", ref: shop.productId });
+    expect(saved.status).toBe(303);
+    expect(await (await ada.get(`/${slug}/saved`)).text()).toContain(`href="/${slug}/shop/seeded-rye"`);
 
     const bob = await signInCustomer(server.url, slug, uniqueEmail("bob"));
     expect((await bob.get(`/api/v1/orders/${orderId}`, site(slug))).status).toBe(404);
@@ -447,5 +456,60 @@ describe("the catalogue", () => {
       { options: '["Rosemary"]', price: 650, stock: 8 },
       { options: '["Olive"]', price: 650, stock: 8 },
     ]);
+  });
+});
+
+describe("POST /api/webhooks/products", () => {
+  let sent = 0;
+  async function send(secret: string, workspaceId: string, type: string, data: unknown) {
+    const text = JSON.stringify({ type, workspace: workspaceId, data });
+    const id = `msg_products_${process.pid}_${++sent}`;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const res = await fetch(`${server.url}/api/webhooks/products`, {
+      method: "POST",
+      body: text,
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": id,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": signWebhook(secret, id, timestamp, text),
+        "atrium-workspace": workspaceId,
+      },
+    });
+    return res.status;
+  }
+
+  it("applies an integration's stock, status and product changes, and the shop's pages show them at once", async () => {
+    const { owner, slug, workspaceId, shop } = await business();
+    const created = await owner.post("/settings/webhooks", { intent: "create", family: "products" });
+    const secret = /data-testid="new-webhook-secret">(whsec_[^<]+)</.exec(await created.text())![1]!;
+    const page = () => new Client(server.url).get(`/${slug}/shop/seeded-rye`).then((r) => r.text());
+    expect(await page()).toContain("Only a few left");
+    expect(await page()).not.toContain("Sold out");
+
+    expect(await send(secret, workspaceId, "products.stock", { sku: "RYE-S", stock: 0 })).toBe(200);
+    expect(await send(secret, workspaceId, "products.stock", { sku: "RYE-L", stock: 0 })).toBe(200);
+    expect(await variantRow(shop.small)).toEqual({ stock: 0, reserved: 0 });
+    // Both variants sold out: the page says so and its button cannot add to the cart.
+    expect(await page()).toMatch(/<button type="submit" class="site-button" disabled="">Sold out<\/button>/);
+
+    const made = await send(secret, workspaceId, "products.saved", {
+      productId: null,
+      product: { title: "Spelt loaf", status: "active", variants: [{ options: [], price: 520, stock: 3 }] },
+    });
+    expect(made).toBe(200);
+    expect((await new Client(server.url).get(`/${slug}/shop/spelt-loaf`)).status).toBe(200);
+
+    expect(
+      await send(secret, workspaceId, "products.status", { productIds: [shop.productId], status: "archived" }),
+    ).toBe(200);
+    expect((await new Client(server.url).get(`/${slug}/shop/seeded-rye`)).status).toBe(404);
+
+    // Another workspace's product, or a made-up one, is a 404 that changes nothing; a bad body is a 400.
+    const other = await business();
+    expect(await send(secret, workspaceId, "products.deleted", { productId: other.shop.productId })).toBe(404);
+    expect(await send(secret, workspaceId, "products.stock", { sku: "NOPE", stock: 1 })).toBe(404);
+    expect(await send(secret, workspaceId, "products.stock", { sku: "RYE-S", stock: -1 })).toBe(400);
+    expect((await productsOf(server.db, other.workspaceId).byId(other.shop.productId)).status).toBe("active");
   });
 });

@@ -143,7 +143,7 @@ describe("what a public answer declares", () => {
     const robots = await anonymous().get(`/${SLUG}/robots.txt`);
     expect(robots.headers.get("cache-tag")).toBe(joinTags(base));
     const sitemap = await anonymous().get(`/${SLUG}/sitemap.xml`);
-    expect(sitemap.headers.get("cache-tag")).toBe(joinTags(base, [cacheTags.pages(ws)]));
+    expect(sitemap.headers.get("cache-tag")).toBe(joinTags(base, [cacheTags.pages(ws), cacheTags.shop(ws)]));
     const theme = await anonymous().get(`/${SLUG}/theme.css`);
     expect(theme.status).toBe(200);
     expect(theme.headers.get("cache-tag")).toBe(joinTags([cacheTags.workspace(ws), cacheTags.branding(ws)]));

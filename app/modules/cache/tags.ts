@@ -76,7 +76,6 @@ export const FAMILIES_BY_TAG_KIND: Readonly<Record<TagKind | "workspace", readon
   page: ["pages"],
   pages: ["pages"],
   media: ["media"],
-  // The products family (`/api/webhooks/products`) is not built yet (ADR 030): the console's saves purge these.
-  product: [],
-  shop: [],
+  product: ["products"],
+  shop: ["products"],
 };

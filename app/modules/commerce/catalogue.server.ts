@@ -680,6 +680,44 @@ export function productsOf(db: Db, workspaceId: string) {
       });
     },
 
+    /**
+     * Sets a variant's stock on hand (an inventory count, an integration's sync), found by its id or its SKU.
+     * What unpaid orders hold stays held: a count below it leaves nothing to sell until they are settled.
+     */
+    async setStock(
+      ref: { variantId?: string; sku?: string },
+      stock: number,
+      actorUserId: string | null,
+    ): Promise<void> {
+      if (!Number.isInteger(stock) || stock < 0 || stock > MAX_STOCK)
+        throw invalid("Stock is a whole number, 0 or more", [{ field: "stock", message: "A whole number, 0 or more" }]);
+      await writeAndPurge(db, async (trx, purge) => {
+        let query = trx
+          .selectFrom("product_variants")
+          .select(["id", "product_id"])
+          .where("workspace_id", "=", workspaceId);
+        if (ref.variantId) query = query.where("id", "=", ref.variantId);
+        else if (ref.sku) query = query.where("sku", "=", ref.sku);
+        else throw invalid("Name the variant by its id or its SKU");
+        const found = await query.limit(2).execute();
+        if (found.length === 0) throw notFound("No variant with that id or SKU");
+        if (found.length > 1) throw conflict("Two variants have that SKU: name the variant by its id");
+        const variant = found[0]!;
+        await trx
+          .updateTable("product_variants")
+          .set({ stock, updated_at: isoNow() })
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", variant.id)
+          .execute();
+        await recordWorkspaceEvent(trx, workspaceId, {
+          action: "product.stock_set",
+          actorUserId,
+          detail: { productId: variant.product_id, variantId: variant.id, stock },
+        });
+        purge(cacheTags.product(workspaceId, variant.product_id), cacheTags.shop(workspaceId));
+      });
+    },
+
     /** Attaches an uploaded file (already in this workspace's files) as the product's next image. */
     async addImage(productId: string, fileId: string, alt: string, sourceUrl: string | null = null): Promise<void> {
       await writeAndPurge(db, async (trx, purge) => {

@@ -1,5 +1,6 @@
 import { defineModule } from "~/lib/module";
 import { purgeExpiredCarts } from "./cart.server";
+import { productsEvents } from "./events.server";
 import { purgeIdempotencyKeys } from "./idempotency.server";
 import { IMPORT_IMAGE_JOB, importImageHandler } from "./import.server";
 import { orderMailHandler } from "./notify.server";
@@ -9,6 +10,7 @@ import { ORDER_MAIL_JOB, expireUnpaidOrders } from "./orders.server";
 export const commerceModule = defineModule({
   name: "commerce",
   contributes: (services) => ({
+    eventFamilies: [productsEvents],
     jobs: { [ORDER_MAIL_JOB]: orderMailHandler(services), [IMPORT_IMAGE_JOB]: importImageHandler(services) },
     maintenance: [
       // An unpaid order past its hold gives its stock back; the e-mail links to the deployment's address.

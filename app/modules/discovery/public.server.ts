@@ -4,6 +4,7 @@
  * built at the site's final address (`siteAddressOf`), never from the request.
  */
 import type { Db } from "~db/client";
+import { productsOf } from "~/modules/commerce/catalogue.server";
 import type { LinkBase } from "~/lib/link-base";
 import { siteUrl, type SiteAddress } from "~/modules/sites/address.server";
 import { rebaseSiteHref } from "~/modules/sites/navigation.server";
@@ -215,7 +216,7 @@ const xmlEscape = (text: string) =>
 /**
  * Every URL of the site a search engine should know, in a stable order: the home page, the published pages
  * that are not noindex and whose canonical URL is their own (by address), the policies index and the published
- * policies. A site asking not to be indexed, or protected by a password, lists none.
+ * policies, the shop and its active products. A site asking not to be indexed, or protected by a password, lists none.
  */
 export async function sitemapEntries(
   db: Db,
@@ -223,7 +224,7 @@ export async function sitemapEntries(
   address: SiteAddress,
 ): Promise<SitemapEntry[]> {
   const workspaceId = workspace.id;
-  const [pages, policies] = await Promise.all([
+  const [pages, policies, products] = await Promise.all([
     db
       .selectFrom("site_pages")
       .leftJoin("site_page_seo", "site_page_seo.page_id", "site_pages.id")
@@ -248,6 +249,8 @@ export async function sitemapEntries(
       .where("workspace_id", "=", workspaceId)
       .where("published", "=", 1)
       .execute(),
+    // The shop's active products (ADR 030), and with them the shop's own page.
+    productsOf(db, workspaceId).activeAddresses(),
   ]);
   const urlOf = (page: { slug: string; is_home: number }) =>
     siteUrl(address, pageSitePath({ slug: page.slug, isHome: page.is_home === 1 }));
@@ -284,6 +287,16 @@ export async function sitemapEntries(
     entries.push({ loc: siteUrl(address, "/policies"), lastmod: latest, alternates: [] });
     for (const policy of published)
       entries.push({ loc: siteUrl(address, `/policies/${policy.kind}`), lastmod: policy.updated_at, alternates: [] });
+  }
+  if (products.length) {
+    const latest =
+      products
+        .map((p) => p.updated_at)
+        .sort()
+        .at(-1) ?? null;
+    entries.push({ loc: siteUrl(address, "/shop"), lastmod: latest, alternates: [] });
+    for (const product of [...products].sort((a, b) => a.slug.localeCompare(b.slug)))
+      entries.push({ loc: siteUrl(address, `/shop/${product.slug}`), lastmod: product.updated_at, alternates: [] });
   }
   return entries;
 }

@@ -44,7 +44,7 @@ export function pageOwnTags(workspaceId: string, pageId: string | null, homeAddr
 /** What each of a site's technical files shows besides its settings and domains (`technicalFileTags`). */
 export const TECHNICAL_FILE_KINDS = {
   robots: [],
-  sitemap: ["pages"],
+  sitemap: ["pages", "shop"],
   llms: ["pages"],
 } as const satisfies Record<string, readonly TagKind[]>;
 
