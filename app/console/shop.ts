@@ -3,6 +3,7 @@ import type { SectionTab } from "~/ui/section-tabs";
 
 export const SHOP_TABS: readonly SectionTab[] = [
   { label: "Products", to: "/shop", end: true },
+  { label: "Collections", to: "/shop/collections" },
   { label: "Orders", to: "/shop/orders" },
   { label: "Payments", to: "/shop/payments" },
   { label: "Coupons", to: "/shop/coupons" },

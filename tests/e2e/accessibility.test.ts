@@ -84,7 +84,9 @@ const PAGES = [
   "/settings/site",
   "/settings/domains",
   "/settings/page-status",
-  "/shop", // the console's own 404, inside the shell
+  "/shop",
+  "/shop/collections",
+  "/scheduling", // the console's own 404, inside the shell
   "/acme",
   "/acme/contact",
   "/acme/policies",

@@ -129,6 +129,32 @@ describe("the shop", () => {
     await operator.getByText("Coupon WELCOME10 created").waitFor();
     await check(operator, "console-coupons");
 
+    // A collection, its products in the order the operator chooses, and the shop showing that order.
+    await operator.goto(`${url}/shop/collections`);
+    await operator.getByText("No collections yet.").waitFor();
+    await check(operator, "console-collections-empty");
+    await operator.getByLabel("Name").fill("Weekend bakes");
+    await operator.getByRole("button", { name: "Create collection" }).click();
+    await operator.getByText("Collection created. Now add its products.").waitFor();
+    await check(operator, "console-collection-empty");
+    for (const title of ["Dark rye loaf", "Cinnamon buns"]) {
+      await operator.getByLabel("Add a product").selectOption({ label: title });
+      await operator.getByRole("button", { name: "Add", exact: true }).click();
+      await operator.getByText("Product added at the end.").waitFor();
+    }
+    await operator.getByRole("button", { name: "Move Cinnamon buns to top" }).click();
+    await operator.getByText("Order saved.").waitFor();
+    await check(operator, "console-collection");
+    const shelf = await suite.context.newPage();
+    await shelf.goto(`${url}/${SLUG}/shop?collection=weekend-bakes`);
+    await expect(shelf.locator(".shop-card__title").allTextContents()).resolves.toEqual([
+      "Cinnamon buns",
+      "Dark rye loaf",
+    ]);
+    await shelf.close();
+    await operator.goto(`${url}/shop/collections`);
+    await check(operator, "console-collections");
+
     await operator.goto(`${url}/shop`);
     await operator.getByRole("link", { name: "Dark rye loaf" }).click();
     await operator.getByRole("heading", { name: "Dark rye loaf" }).waitFor();

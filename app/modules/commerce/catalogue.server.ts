@@ -17,10 +17,11 @@ import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
 import { writeAndPurge } from "~/modules/cache/purge.server";
 import { cacheTags } from "~/modules/cache/tags";
 import { renderMarkdown } from "~/modules/sites/markdown.server";
+import { changedPositions, type Move, moveInOrder } from "./manual-order";
 import { MAX_MINOR } from "./money";
 
 export { PRODUCT_STATUSES, combinations, optionKey, type ProductStatus } from "./vocabulary";
-import { PRODUCT_STATUSES, optionKey, type ProductStatus } from "./vocabulary";
+import { PRODUCT_STATUSES, optionKey, type Arrangement, type ProductStatus } from "./vocabulary";
 
 export const MAX_OPTIONS = 3;
 export const MAX_VARIANTS = 100;
@@ -227,6 +228,8 @@ export interface ProductListQuery {
   query?: string;
   status?: ProductStatus;
   collectionId?: string;
+  /** Products not in this collection (what can still be added to it). */
+  outsideCollectionId?: string;
   offset: number;
   size: number;
 }
@@ -263,6 +266,20 @@ export function productsOf(db: Db, workspaceId: string) {
             .select("cp.product_id")
             .whereRef("cp.product_id", "=", "products.id")
             .where("cp.collection_id", "=", collectionId),
+        ),
+      );
+    }
+    if (q.outsideCollectionId) {
+      const collectionId = q.outsideCollectionId;
+      query = query.where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("collection_products as cp")
+              .select("cp.product_id")
+              .whereRef("cp.product_id", "=", "products.id")
+              .where("cp.collection_id", "=", collectionId),
+          ),
         ),
       );
     }
@@ -394,6 +411,27 @@ export function productsOf(db: Db, workspaceId: string) {
         query = query.orderBy("products.created_at", "desc");
       }
       const found = await query.orderBy("products.id").limit(q.size).offset(q.offset).execute();
+      const ids = found.map((p) => p.id);
+      const [variants, images] = await Promise.all([variantsOf(ids), firstImages(ids)]);
+      return found.map((row) => ({
+        ...toProduct(row),
+        variants: variants.get(row.id) ?? [],
+        image: images.get(row.id) ?? null,
+      }));
+    },
+
+    /** A collection's products in its manual order, whatever their status (the console's view of it). */
+    async inCollection(collectionId: string, window: { offset: number; size: number }) {
+      const found = await rows()
+        .selectAll("products")
+        .innerJoin("collection_products as cp", (j) =>
+          j.onRef("cp.product_id", "=", "products.id").on("cp.collection_id", "=", collectionId),
+        )
+        .orderBy("cp.position")
+        .orderBy("products.id")
+        .limit(window.size)
+        .offset(window.offset)
+        .execute();
       const ids = found.map((p) => p.id);
       const [variants, images] = await Promise.all([variantsOf(ids), firstImages(ids)]);
       return found.map((row) => ({
@@ -784,7 +822,247 @@ export const CollectionInput = z.object({
 
 export function collectionsOf(db: Db, workspaceId: string) {
   const rows = () => db.selectFrom("collections").where("workspace_id", "=", workspaceId);
+
+  /** The collection, read inside the writing transaction; another workspace's id is not found. */
+  async function held(trx: Db, id: string) {
+    const found = await trx
+      .selectFrom("collections")
+      .select(["id", "title"])
+      .where("workspace_id", "=", workspaceId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!found) throw notFound("That collection was not found");
+    return found;
+  }
+
+  /** Its members as `{ id: productId, position }`, in their manual order. */
+  const members = (trx: Db, collectionId: string) =>
+    trx
+      .selectFrom("collection_products")
+      .select(["product_id as id", "position"])
+      .where("workspace_id", "=", workspaceId)
+      .where("collection_id", "=", collectionId)
+      .orderBy("position")
+      .orderBy("product_id")
+      .execute();
+
+  /** Writes the members' new order: only the rows that move. */
+  async function writeMemberOrder(trx: Db, collectionId: string, order: readonly string[]) {
+    for (const row of changedPositions(await members(trx, collectionId), order))
+      await trx
+        .updateTable("collection_products")
+        .set({ position: row.position })
+        .where("workspace_id", "=", workspaceId)
+        .where("collection_id", "=", collectionId)
+        .where("product_id", "=", row.id)
+        .execute();
+  }
+
+  async function touch(trx: Db, collectionId: string) {
+    await trx
+      .updateTable("collections")
+      .set({ updated_at: isoNow() })
+      .where("workspace_id", "=", workspaceId)
+      .where("id", "=", collectionId)
+      .execute();
+  }
+
   return {
+    async byId(id: string) {
+      const found = await rows()
+        .select(["id", "slug", "title", "description", "position"])
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (!found) throw notFound("That collection was not found");
+      return found;
+    },
+    /** Its name, address and description; the address stays unique in the shop. Audited. */
+    async update(id: string, raw: z.input<typeof CollectionInput>, actorUserId: string | null) {
+      const input = parseInput(CollectionInput, raw);
+      return writeAndPurge(db, async (trx, purge) => {
+        await held(trx, id);
+        const slug = input.slug ?? slugify(input.title);
+        const taken = await trx
+          .selectFrom("collections")
+          .select("id")
+          .where("workspace_id", "=", workspaceId)
+          .where("slug", "=", slug)
+          .where("id", "!=", id)
+          .executeTakeFirst();
+        if (taken)
+          throw conflict("Another collection has this address", [
+            { field: input.slug ? "slug" : "title", message: "Another collection has this address" },
+          ]);
+        await trx
+          .updateTable("collections")
+          .set({ title: input.title, slug, description: input.description, updated_at: isoNow() })
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", id)
+          .execute();
+        await recordWorkspaceEvent(trx, workspaceId, {
+          action: "collection.updated",
+          actorUserId,
+          detail: { collectionId: id, title: input.title, slug },
+        });
+        purge(cacheTags.shop(workspaceId));
+        return { id, slug };
+      });
+    },
+    /** Moves a collection in the shop's list of collections (the storefront shows them in this order). */
+    async move(id: string, move: Move, actorUserId: string | null) {
+      await writeAndPurge(db, async (trx, purge) => {
+        await held(trx, id);
+        const current = await trx
+          .selectFrom("collections")
+          .select(["id", "position"])
+          .where("workspace_id", "=", workspaceId)
+          .orderBy("position")
+          .orderBy("id")
+          .execute();
+        const order = moveInOrder(
+          current.map((c) => c.id),
+          id,
+          move,
+        );
+        for (const row of changedPositions(current, order))
+          await trx
+            .updateTable("collections")
+            .set({ position: row.position })
+            .where("workspace_id", "=", workspaceId)
+            .where("id", "=", row.id)
+            .execute();
+        await recordWorkspaceEvent(trx, workspaceId, {
+          action: "collection.moved",
+          actorUserId,
+          detail: { collectionId: id, move },
+        });
+        purge(cacheTags.shop(workspaceId));
+      });
+    },
+    /** Adds products at the end of the collection's order; products already in it stay where they are. */
+    async addProducts(id: string, productIds: readonly string[], actorUserId: string | null) {
+      const wanted = [...new Set(productIds)];
+      if (wanted.length === 0)
+        throw invalid("Choose a product to add", [{ field: "productId", message: "Choose a product" }]);
+      return writeAndPurge(db, async (trx, purge) => {
+        await held(trx, id);
+        const found = await trx
+          .selectFrom("products")
+          .select("id")
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "in", wanted)
+          .execute();
+        if (found.length !== wanted.length)
+          throw invalid("That product was not found", [{ field: "productId", message: "That product was not found" }]);
+        const current = await members(trx, id);
+        const inside = new Set(current.map((m) => m.id));
+        let next = current.reduce((max, m) => Math.max(max, m.position), -1) + 1;
+        const added = wanted.filter((productId) => !inside.has(productId));
+        for (const productId of added)
+          await trx
+            .insertInto("collection_products")
+            .values({ workspace_id: workspaceId, collection_id: id, product_id: productId, position: next++ })
+            .execute();
+        if (added.length) {
+          await touch(trx, id);
+          await recordWorkspaceEvent(trx, workspaceId, {
+            action: "collection.products_added",
+            actorUserId,
+            detail: { collectionId: id, productIds: added },
+          });
+          purge(cacheTags.shop(workspaceId));
+        }
+        return { added: added.length };
+      });
+    },
+    /** Takes a product out of the collection (the product itself stays in the catalogue). */
+    async removeProduct(id: string, productId: string, actorUserId: string | null) {
+      await writeAndPurge(db, async (trx, purge) => {
+        await held(trx, id);
+        const gone = await trx
+          .deleteFrom("collection_products")
+          .where("workspace_id", "=", workspaceId)
+          .where("collection_id", "=", id)
+          .where("product_id", "=", productId)
+          .executeTakeFirst();
+        if (!Number(gone.numDeletedRows)) throw notFound("That product is not in this collection");
+        await touch(trx, id);
+        await recordWorkspaceEvent(trx, workspaceId, {
+          action: "collection.product_removed",
+          actorUserId,
+          detail: { collectionId: id, productId },
+        });
+        purge(cacheTags.shop(workspaceId));
+      });
+    },
+    /** Moves one product within the collection's manual order. */
+    async moveProduct(id: string, productId: string, move: Move, actorUserId: string | null) {
+      await writeAndPurge(db, async (trx, purge) => {
+        await held(trx, id);
+        const current = await members(trx, id);
+        if (!current.some((m) => m.id === productId)) throw notFound("That product is not in this collection");
+        await writeMemberOrder(
+          trx,
+          id,
+          moveInOrder(
+            current.map((m) => m.id),
+            productId,
+            move,
+          ),
+        );
+        await touch(trx, id);
+        await recordWorkspaceEvent(trx, workspaceId, {
+          action: "collection.product_moved",
+          actorUserId,
+          detail: { collectionId: id, productId, move },
+        });
+        purge(cacheTags.shop(workspaceId));
+      });
+    },
+    /**
+     * Sorts the manual order once — by name, newest first, or lowest price first — as a start the operator can
+     * then adjust by hand. The order stays manual: a product added later goes at the end.
+     */
+    async arrange(id: string, by: Arrangement, actorUserId: string | null) {
+      await writeAndPurge(db, async (trx, purge) => {
+        await held(trx, id);
+        const found = await trx
+          .selectFrom("collection_products as cp")
+          .innerJoin("products as p", "p.id", "cp.product_id")
+          .select(["p.id", "p.title", "p.created_at"])
+          .select((eb) =>
+            eb
+              .selectFrom("product_variants as v")
+              .select((inner) => inner.fn.min("v.price").as("price"))
+              .whereRef("v.product_id", "=", "p.id")
+              .as("price"),
+          )
+          .where("cp.workspace_id", "=", workspaceId)
+          .where("cp.collection_id", "=", id)
+          .execute();
+        const byTitle = (a: (typeof found)[number], b: (typeof found)[number]) =>
+          a.title.localeCompare(b.title, "en", { sensitivity: "base", numeric: true }) || a.id.localeCompare(b.id);
+        const sorted = [...found].sort((a, b) =>
+          by === "title"
+            ? byTitle(a, b)
+            : by === "newest"
+              ? b.created_at.localeCompare(a.created_at) || byTitle(a, b)
+              : Number(a.price ?? 0) - Number(b.price ?? 0) || byTitle(a, b),
+        );
+        await writeMemberOrder(
+          trx,
+          id,
+          sorted.map((p) => p.id),
+        );
+        await touch(trx, id);
+        await recordWorkspaceEvent(trx, workspaceId, {
+          action: "collection.arranged",
+          actorUserId,
+          detail: { collectionId: id, by },
+        });
+        purge(cacheTags.shop(workspaceId));
+      });
+    },
     async list() {
       const found = await rows()
         .select(["id", "slug", "title", "description", "position"])

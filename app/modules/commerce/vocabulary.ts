@@ -46,3 +46,7 @@ export function countryName(code: string): string {
     return code;
   }
 }
+
+/** The one-time sorts a collection's manual order can start from (the console's "Sort once by"). */
+export const ARRANGEMENTS = ["title", "newest", "price"] as const;
+export type Arrangement = (typeof ARRANGEMENTS)[number];
