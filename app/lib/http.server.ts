@@ -22,6 +22,7 @@ const STATUS_NAMES: Record<number, string> = {
   413: "Payload Too Large",
   415: "Unsupported Media Type",
   421: "Misdirected Request",
+  422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
   501: "Not Implemented",

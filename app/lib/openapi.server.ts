@@ -115,9 +115,17 @@ const RESPONSES: Record<number, { name: string; description: string; headers?: s
   401: { name: "Unauthorized", description: "No valid credential", headers: ["WWW-Authenticate"] },
   403: { name: "Forbidden", description: "The credential may not do this (role, scope or account status)" },
   404: { name: "NotFound", description: "No such record, or none the caller may see" },
-  409: { name: "Conflict", description: "The request conflicts with the record's state" },
+  409: {
+    name: "Conflict",
+    description:
+      "The request conflicts with the record's state, or a request with the same Idempotency-Key is still running",
+  },
   413: { name: "PayloadTooLarge", description: "The body exceeds the server's limit" },
   415: { name: "UnsupportedMediaType", description: "The body is not sent as application/json" },
+  422: {
+    name: "UnprocessableContent",
+    description: "The request cannot be applied as sent: an Idempotency-Key reused for a different request",
+  },
   429: {
     name: "TooManyRequests",
     description: "Rate limited: `retryAfter` (and Retry-After) say when to try again",
@@ -236,6 +244,19 @@ function operationId(method: Method, path: string): string {
   return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
 }
 
+/** Stripe's semantics (ADR 030), kept per workspace and caller. */
+const IDEMPOTENCY_KEY = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "1 to 255 visible ASCII characters, unique per request you mean once (a UUID). Sent again with the same " +
+    "method, path and body within 24 hours, the first answer is replayed with `Idempotent-Replayed: true` and " +
+    "nothing runs twice; with anything else, 422; while the first is still running, 409. Keys are yours alone: " +
+    "another customer's identical key never replays your answer.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+};
+
 function operation(method: Method, path: string, params: string[], caller: CallerType, contract: MethodContract) {
   const implied = CALLERS[caller] ?? { security: [], errors: [] };
   const status = contract.status ?? 200;
@@ -244,6 +265,7 @@ function operation(method: Method, path: string, params: string[], caller: Calle
     ...(contract.input ? [400, 413, 415] : []),
     ...(contract.query ? [400] : []),
     ...(contract.errors ?? []),
+    ...(contract.idempotent ? [409, 422] : []),
   ]);
   const responses: Record<string, Json> = {
     [status]: {
@@ -261,6 +283,7 @@ function operation(method: Method, path: string, params: string[], caller: Calle
   const parameters = [
     ...params.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
     ...(contract.query ? queryParameters(contract.query) : []),
+    ...(contract.idempotent ? [IDEMPOTENCY_KEY] : []),
   ];
   return {
     operationId: operationId(method, path),

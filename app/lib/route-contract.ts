@@ -23,6 +23,11 @@ export interface MethodContract {
   status?: number;
   /** Statuses this method answers beyond those its caller type implies (e.g. 404, 409). */
   errors?: number[];
+  /**
+   * Takes an `Idempotency-Key` header (ADR 030): the reference documents the header and its 409 and 422. The
+   * handler wraps its work in `idempotent` (app/modules/customers/idempotency.server.ts).
+   */
+  idempotent?: boolean;
 }
 
 export interface RouteContract {

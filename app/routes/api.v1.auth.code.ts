@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
+import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 import { requireSite } from "~/modules/access/customer.server";
 import { CHALLENGE_MINUTES } from "~/modules/customers/limits";
 import { mailOrigin } from "~/modules/customers/portal.server";
@@ -23,18 +24,28 @@ export const loader = apiRoute({
     output: CodeOutput,
     status: 202,
     errors: [503],
+    idempotent: true,
     handle: async ({ request, context }) => {
       const site = await requireSite(request, context);
-      const { email } = await readJson(request, CodeInput, context);
-      const sent = await requestSignInCode(
+      // A retry with the same key answers the first challenge instead of mailing a second code, which would
+      // retire the first one the customer may already be typing.
+      return idempotent(
+        request,
         context,
-        site.workspace,
-        { email },
-        { origin: await mailOrigin(request, context) },
-      );
-      return Response.json(
-        { challengeId: sent.challengeId, expiresInSeconds: CHALLENGE_MINUTES * 60 },
-        { status: 202, headers: { "Cache-Control": "no-store" } },
+        { workspaceId: site.workspace.id, caller: callerOf(null, context) },
+        async () => {
+          const { email } = await readJson(request, CodeInput, context);
+          const sent = await requestSignInCode(
+            context,
+            site.workspace,
+            { email },
+            { origin: await mailOrigin(request, context) },
+          );
+          return Response.json(
+            { challengeId: sent.challengeId, expiresInSeconds: CHALLENGE_MINUTES * 60 },
+            { status: 202, headers: { "Cache-Control": "no-store" } },
+          );
+        },
       );
     },
   },

@@ -7,7 +7,7 @@ import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
 import { siteWithOptionalCustomer } from "~/modules/access/customer.server";
 import { CartValidateInput, CartValidateOutput } from "~/modules/commerce/api";
-import { idempotent } from "~/modules/commerce/idempotency.server";
+import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 import { quoteCart, quoteOutput } from "~/modules/commerce/quote.server";
 
 export const loader = apiRoute({
@@ -21,9 +21,10 @@ export const loader = apiRoute({
     input: CartValidateInput,
     output: CartValidateOutput,
     errors: [400, 404, 409, 415, 422, 429],
+    idempotent: true,
     handle: async ({ request, context }) => {
       const { site, customer } = await siteWithOptionalCustomer(request, context);
-      const caller = customer ? `customer:${customer.id}` : `address:${context.request.ip}`;
+      const caller = callerOf(customer, context);
       return idempotent(request, context, { workspaceId: site.workspace.id, caller }, async () => {
         const input = await readJson(request, CartValidateInput, context);
         const quote = await quoteCart(context.services.db, site.workspace.id, {

@@ -4,7 +4,7 @@ import { apiRoute } from "~/lib/routes.server";
 import { requireCustomer } from "~/modules/access/customer.server";
 import { OrderDetailOutput } from "~/modules/commerce/api";
 import { customerOrder, customerOrdersOf } from "~/modules/commerce/customer-orders.server";
-import { idempotent } from "~/modules/commerce/idempotency.server";
+import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 import { mailOrigin } from "~/modules/customers/portal.server";
 
 export const loader = apiRoute({
@@ -13,12 +13,13 @@ export const loader = apiRoute({
     summary: "Cancel an unpaid order",
     output: OrderDetailOutput,
     errors: [401, 404, 409, 422],
+    idempotent: true,
     handle: async ({ request, params, context }) => {
       const { site, customer } = await requireCustomer(request, context);
       return idempotent(
         request,
         context,
-        { workspaceId: site.workspace.id, caller: `customer:${customer.id}` },
+        { workspaceId: site.workspace.id, caller: callerOf(customer, context) },
         async () => {
           const mine = customerOrdersOf(context.services.db, site.workspace.id, { customerId: customer.id });
           await mine.cancel(params.orderId ?? "", await mailOrigin(request, context));

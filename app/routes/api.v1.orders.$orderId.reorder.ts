@@ -4,7 +4,7 @@ import { apiRoute } from "~/lib/routes.server";
 import { requireCustomer } from "~/modules/access/customer.server";
 import { ReorderOutput } from "~/modules/commerce/api";
 import { customerOrdersOf } from "~/modules/commerce/customer-orders.server";
-import { idempotent } from "~/modules/commerce/idempotency.server";
+import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 import { quoteCart, quoteOutput } from "~/modules/commerce/quote.server";
 
 export const loader = apiRoute({
@@ -13,12 +13,13 @@ export const loader = apiRoute({
     summary: "Order the same again: the order's items as a new cart",
     output: ReorderOutput,
     errors: [401, 404, 422],
+    idempotent: true,
     handle: async ({ request, params, context }) => {
       const { site, customer } = await requireCustomer(request, context);
       return idempotent(
         request,
         context,
-        { workspaceId: site.workspace.id, caller: `customer:${customer.id}` },
+        { workspaceId: site.workspace.id, caller: callerOf(customer, context) },
         async () => {
           const { db } = context.services;
           const lines = await customerOrdersOf(db, site.workspace.id, { customerId: customer.id }).reorderLines(

@@ -5,7 +5,7 @@ import { apiRoute } from "~/lib/routes.server";
 import { requireCustomer } from "~/modules/access/customer.server";
 import { OrderDetailOutput } from "~/modules/commerce/api";
 import { customerOrder, customerOrdersOf } from "~/modules/commerce/customer-orders.server";
-import { idempotent } from "~/modules/commerce/idempotency.server";
+import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 
 export const loader = apiRoute({
   caller: "customer",
@@ -13,12 +13,13 @@ export const loader = apiRoute({
     summary: "Continue paying an unpaid order",
     output: OrderDetailOutput,
     errors: [401, 404, 409, 422],
+    idempotent: true,
     handle: async ({ request, params, context }) => {
       const { site, customer } = await requireCustomer(request, context);
       return idempotent(
         request,
         context,
-        { workspaceId: site.workspace.id, caller: `customer:${customer.id}` },
+        { workspaceId: site.workspace.id, caller: callerOf(customer, context) },
         async () => {
           const mine = customerOrdersOf(context.services.db, site.workspace.id, { customerId: customer.id });
           const { order, lines, payment, canCancel } = await mine.detail(params.orderId ?? "");

@@ -1,7 +1,6 @@
 import { defineModule } from "~/lib/module";
 import { purgeExpiredCarts } from "./cart.server";
 import { productsEvents } from "./events.server";
-import { purgeIdempotencyKeys } from "./idempotency.server";
 import { IMPORT_IMAGE_JOB, importImageHandler } from "./import.server";
 import { orderMailHandler } from "./notify.server";
 import { ORDER_MAIL_JOB, expireUnpaidOrders } from "./orders.server";
@@ -16,7 +15,6 @@ export const commerceModule = defineModule({
       // An unpaid order past its hold gives its stock back; the e-mail links to the deployment's address.
       () => expireUnpaidOrders(services.db, services.env.PUBLIC_URL ?? `http://localhost:${services.env.PORT}`),
       () => purgeExpiredCarts(services.db),
-      () => purgeIdempotencyKeys(services.db),
     ],
   }),
 });

@@ -6,7 +6,9 @@
  * key can never replay another's answer.
  *
  * What is kept: every answer the route returns below 500. A 5xx, or a refusal the route throws (which wrote
- * nothing), forgets the key, so a retry runs again.
+ * nothing), forgets the key, so a retry runs again. Not on `POST /api/v1/auth/token`: its answer is a bearer
+ * token, which would then sit in this table in plain text (DESIGN rule 4); a retried exchange fails safely
+ * instead, as its code is spent.
  */
 import { createHash } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
@@ -16,6 +18,11 @@ import { HttpError, readBodyBytes } from "~/lib/http.server";
 
 export const IDEMPOTENCY_HOURS = 24;
 const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** Who a key belongs to: the signed-in customer, or for an anonymous call the client's address. */
+export function callerOf(customer: { id: string } | null, context: AppLoadContext): string {
+  return customer ? `customer:${customer.id}` : `address:${context.request.ip}`;
+}
 
 export async function idempotent(
   request: Request,

@@ -1,5 +1,6 @@
 import { defineModule } from "~/lib/module";
 import { purgeExpiredChallenges } from "./challenges.server";
+import { purgeIdempotencyKeys } from "./idempotency.server";
 import { purgeExpiredManageTokens } from "./manage-tokens.server";
 import { ticketMailHandler } from "./notify.server";
 import { purgeExpiredCustomerSessions } from "./sessions.server";
@@ -14,6 +15,7 @@ export const customersModule = defineModule({
       () => purgeExpiredChallenges(services.db),
       () => purgeExpiredCustomerSessions(services.db),
       () => purgeExpiredManageTokens(services.db),
+      () => purgeIdempotencyKeys(services.db),
     ],
   }),
 });
