@@ -61,6 +61,14 @@ export default function handleRequest(
   const matches = remixContext.staticHandlerContext.matches;
   const interactive = hydrates(matches.map((m) => remixContext.routeModules[m.route.id]?.handle));
   const nonce = interactive ? loadContext.request.nonce : "";
+  // A document without <Scripts> never sends its loader data to the browser: leave it unencoded (the
+  // server-runtime patch makes the encoding wait for this read; see patches/).
+  if (!interactive)
+    Object.defineProperty(remixContext, "serverHandoffStream", {
+      value: undefined,
+      configurable: true,
+      writable: true,
+    });
   const log = loadContext.request.log;
   log.callerType ??= contractFor(new URL(request.url).pathname).caller;
   log.route ??=

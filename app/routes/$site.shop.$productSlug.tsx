@@ -9,10 +9,10 @@ import { page } from "~/lib/routes.server";
 import { resolveSiteBySlug } from "~/modules/access/site.server";
 import { publicCacheHeaders } from "~/modules/cache/headers";
 import { currencyDigits } from "~/modules/commerce/money";
-import { productJsonLd, productView } from "~/modules/commerce/storefront.server";
+import { productJsonLd, rememberedProductView } from "~/modules/commerce/storefront.server";
 import { renderedToText } from "~/modules/sites/markdown.server";
 import { mergeCacheHeaders, NOT_CACHEABLE, siteFrameTags } from "~/modules/sites/page-cache";
-import { profileOf } from "~/modules/sites/profile.server";
+import { rememberedProfile } from "~/modules/sites/profile.server";
 import { publicAddressOf } from "~/modules/sites/public-address.server";
 import { withSiteChrome } from "~/site/chrome";
 import { siteMeta } from "~/site/meta";
@@ -28,8 +28,8 @@ export const loader = page("public", async ({ request, params, context }: Loader
   if (!site) throw new Response(null, { status: 404, statusText: "Not Found" });
   const address = await publicAddressOf(request, context, site.workspace);
   const [view, profile] = await Promise.all([
-    productView(context.services.db, site.workspace.id, address.base, params.productSlug ?? ""),
-    profileOf(context.services.db, site.workspace.id).get(),
+    rememberedProductView(context.services, site.workspace.id, address.base, params.productSlug ?? ""),
+    rememberedProfile(context.services, site.workspace.id),
   ]);
   if (!view) {
     context.request.log.failure = "missing-data";

@@ -8,19 +8,18 @@ import {
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { resolveSitePage } from "~/modules/access/site.server";
 import { movedSite } from "~/modules/hosts/moved-site.server";
-import { hideFromSearchEngines, loadSiteChrome } from "~/modules/sites/chrome.server";
+import { hideFromSearchEngines, siteFrameOf } from "~/modules/sites/chrome.server";
 import { lockedChrome, siteGate } from "~/modules/site-access/gate.server";
 import { publicAddressOf } from "~/modules/sites/public-address.server";
 import type { RouteHandle } from "~/ui/handle";
 import siteCss from "~/styles/site.css?url";
 import { page } from "~/lib/routes.server";
-import { now } from "~/lib/clock.server";
 import { publicCacheHeaders } from "~/modules/cache/headers";
-import { mergeCacheHeaders, nextLocalMidnight, NOT_CACHEABLE, siteFrameTags } from "~/modules/sites/page-cache";
+import { mergeCacheHeaders, NOT_CACHEABLE, siteFrameTags } from "~/modules/sites/page-cache";
 import { canonicalOf, chromeMeta, SITE_LAYOUT_ID, type SiteChrome } from "~/site/chrome";
 import { SiteFrame } from "~/site/frame";
 import { cartOfRequest } from "~/modules/commerce/cart.server";
-import { productsOf } from "~/modules/commerce/catalogue.server";
+import { shopIsOpen } from "~/modules/commerce/storefront.server";
 import { siteMeta } from "~/site/meta";
 
 /** Public pages ship no JavaScript: fast, and byte-identical for every visitor so they can be cached. */
@@ -50,14 +49,14 @@ export const loader = page("public", async ({ request, params, context }: Loader
   const gate = await siteGate(context, request, site.workspace);
   const address = await publicAddressOf(request, context, site.workspace);
   const [frame, onSale, cart] = await Promise.all([
-    loadSiteChrome(context.services.db, site.workspace, address, gate.state !== "public"),
-    productsOf(context.services.db, site.workspace.id).countActive(),
+    siteFrameOf(context.services, site.workspace, address, gate.state !== "public"),
+    shopIsOpen(context.services, site.workspace.id),
     // Only a visitor with a cart cookie has a count, and their answers are never cached (its cookie bypasses).
     cartOfRequest(request, context, site.workspace),
   ]);
   const chrome: SiteChrome = {
-    ...frame,
-    shop: onSale > 0,
+    ...frame.chrome,
+    shop: onSale,
     cartCount: cart && !cart.orderId ? cart.lines.reduce((n, l) => n + l.quantity, 0) : null,
   };
   if (chrome.noindex) hideFromSearchEngines(context);
@@ -71,7 +70,7 @@ export const loader = page("public", async ({ request, params, context }: Loader
       ? NOT_CACHEABLE
       : publicCacheHeaders({
           tags: siteFrameTags(site.workspace.id),
-          until: nextLocalMidnight(chrome.profile.timeZone, now()),
+          until: frame.until,
         });
   return data<SiteChrome>(gate.state === "locked" ? lockedChrome(chrome) : chrome, { headers });
 });

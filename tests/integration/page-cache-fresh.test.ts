@@ -140,6 +140,46 @@ describe("what a cached page shows of other pages", () => {
   });
 });
 
+/** A render the page cache lets through: the visitor has a cart (a declared bypass cookie). */
+async function render(base: string): Promise<string> {
+  const res = await fetch(`${base}${path}`, { redirect: "manual", headers: { cookie: `atrium_cart_${slug}=none` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.has("age")).toBe(false);
+  return res.text();
+}
+
+/** Publishes a page linked from the site's header (its frame) through the console, and gives back its id. */
+async function publishInNavigation(title: string, pageSlug: string): Promise<string> {
+  const created = await owner.post("/website/pages/new", { inNavigation: "on", title, slug: pageSlug });
+  expect(created.status, await created.clone().text()).toBe(302);
+  const id = /^\/website\/pages\/([^/?]+)/.exec(created.headers.get("location") ?? "")![1]!;
+  const published = await owner.post(`/website/pages/${id}`, {
+    intent: "publish",
+    ...hero(title),
+    title,
+    slug: pageSlug,
+  });
+  expect(published.status, await published.clone().text()).toBe(200);
+  return id;
+}
+
+describe("a render that bypasses the page cache (ADR 031)", () => {
+  const memo = () => server.atrium.runtime.services.pageCache.memoStats();
+
+  it("reads the site's frame from memory, and shows a change to it at the very next render", async () => {
+    await render(server.url);
+    const before = memo().hits;
+    await render(server.url);
+    expect(memo().hits).toBeGreaterThan(before);
+
+    const id = await publishInNavigation("Catering", "catering");
+    expect(await render(server.url)).toContain(`href="/${slug}/catering"`);
+    const unpublished = await owner.post(`/website/pages/${id}`, { intent: "unpublish" });
+    expect(unpublished.status, await unpublished.clone().text()).toBeLessThan(400);
+    expect(await render(server.url)).not.toContain(`href="/${slug}/catering"`);
+  });
+});
+
 describe("a cached public page on a second process sharing the database", () => {
   beforeAll(async () => {
     other = await spawnBuiltServer(server.database, { FILES_DIR: files.path, LOG_LEVEL: "info" });
@@ -154,5 +194,16 @@ describe("a cached public page on a second process sharing the database", () => 
     await publishInConsole("Open at ten");
     // Postgres: the NOTIFY sent at the save's commit. SQLite: the purge log the other process polls twice a second.
     await eventually(async () => (await visit(url)).text.includes("Open at ten"), 1_000, "the second process's page");
+  });
+
+  it("renders with the frame the first process's save left, within a second, for visitors the cache lets through", async () => {
+    const url = other!.url;
+    expect(await render(url)).not.toContain(`href="/${slug}/opening-times"`);
+    await publishInNavigation("Opening times", "opening-times");
+    await eventually(
+      async () => (await render(url)).includes(`href="/${slug}/opening-times"`),
+      1_000,
+      "the second process's render",
+    );
   });
 });

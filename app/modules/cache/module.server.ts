@@ -13,6 +13,7 @@ import { defineModule } from "~/lib/module";
 import type { AppServices } from "~/lib/context";
 import { configuredHosts, hostnameOf, isLoopback } from "~/modules/hosts/hosts.server";
 import { createFront, unshared, type FrontOptions } from "./front.server";
+import { createTaggedMemo, type TaggedMemo } from "./memo.server";
 import { enqueuePurgeHook, PURGE_HOOK_JOB, purgeHookHandler } from "./hook.server";
 import { purgeTags, registerPurger } from "./purge.server";
 import { createPageStore, type PageStore } from "./store.server";
@@ -67,6 +68,12 @@ export interface PageCacheService {
   countRender(): void;
   /** Postgres: the backend pid of the LISTEN connection (tests terminate it); null otherwise or while down. */
   listenerPid(): number | null;
+  /**
+   * Data every render of a public page reads (a site's frame), kept between requests until one of `tags` is
+   * purged — by the same purges, from this process or another, that drop cached pages (./memo.server.ts).
+   */
+  remember: TaggedMemo["remember"];
+  memoStats(): ReturnType<TaggedMemo["stats"]>;
 }
 
 declare module "~/lib/context" {
@@ -80,11 +87,13 @@ function createPageCacheService(
   bus: PurgeBus,
   logger: Logger,
   purgeEverywhere: (tags: readonly string[]) => Promise<void>,
-  { maxBytes, maxEntryBytes }: { maxBytes: number; maxEntryBytes: number },
+  { maxBytes, maxEntryBytes, ttlSeconds }: { maxBytes: number; maxEntryBytes: number; ttlSeconds: number },
   stillServes: (host: string) => boolean,
 ): PageCacheService {
   const listeners = new Set<(tags: readonly string[]) => void>();
   let renders = 0;
+  // Bounded well below the page store: an entry is one workspace's frame (a few KB) per address it is served at.
+  const memo = createTaggedMemo({ maxEntries: 2_000, ttlMs: ttlSeconds * 1000, accepting: () => store.accepting });
   return {
     inspect(host, pathWithQuery) {
       const q = pathWithQuery.indexOf("?");
@@ -109,6 +118,7 @@ function createPageCacheService(
     },
     purge(tags) {
       store.purge(tags);
+      memo.purge(tags);
       for (const listener of listeners) listener(tags);
     },
     purgeEverywhere,
@@ -119,6 +129,7 @@ function createPageCacheService(
     clear(reason) {
       const { entries } = store.stats();
       store.clear();
+      memo.clear();
       if (entries) logger.info({ entries, reason }, "page cache emptied");
     },
     stats: () => ({ ...store.stats(), renders, listening: store.accepting }),
@@ -132,6 +143,8 @@ function createPageCacheService(
       renders += 1;
     },
     listenerPid: () => bus.listenerPid(),
+    remember: (key, tags, load, expiresAt) => memo.remember(key, tags, load, expiresAt),
+    memoStats: () => memo.stats(),
   };
 }
 
@@ -203,7 +216,11 @@ export const cacheModule = defineModule({
       bus,
       logger,
       (tags) => purgeTags(db, tags),
-      { maxBytes: env.PAGE_CACHE_MAX_BYTES, maxEntryBytes: env.PAGE_CACHE_MAX_ENTRY_BYTES },
+      {
+        maxBytes: env.PAGE_CACHE_MAX_BYTES,
+        maxEntryBytes: env.PAGE_CACHE_MAX_ENTRY_BYTES,
+        ttlSeconds: env.PAGE_CACHE_TTL_SECONDS,
+      },
       hostCheck(services),
     );
     const hook = Boolean(env.PAGE_CACHE_PURGE_HOOK_URL);

@@ -3,6 +3,7 @@
  * a product with its variants, images, stock state and JSON-LD `Product`/`Offer`, all with the cache tags that
  * a change to any of them purges. Plain data for the routes; prices stay integers until the page formats them.
  */
+import type { AppLoadContext } from "@remix-run/node";
 import type { Db } from "~db/client";
 import type { LinkBase } from "~/lib/link-base";
 import { cacheTags } from "~/modules/cache/tags";
@@ -55,6 +56,21 @@ function card(
     soldOut: p.variants.length > 0 && p.variants.every((v) => stockState(v) === "sold_out"),
     image,
   };
+}
+
+/**
+ * Whether the shop has anything on sale (every page's header shows the cart link then): remembered until the
+ * shop's tag is purged, as every product save, status change or deletion does (ADR 031).
+ */
+export function shopIsOpen(
+  services: Pick<AppLoadContext["services"], "db" | "pageCache">,
+  workspaceId: string,
+): Promise<boolean> {
+  return services.pageCache.remember(
+    JSON.stringify(["shop-open", workspaceId]),
+    [cacheTags.shop(workspaceId), cacheTags.workspace(workspaceId)],
+    async () => (await productsOf(services.db, workspaceId).countActive()) > 0,
+  );
 }
 
 export async function shopListing(
@@ -133,6 +149,25 @@ export async function productView(
     variantImages,
     tags: [cacheTags.product(workspaceId, found.id), cacheTags.media(workspaceId)],
   };
+}
+
+/**
+ * `productView`, remembered until the product's tag (every save, stock change and order that takes or gives back
+ * its stock purges it), the shop's or its images' is purged (ADR 031). A slug that finds nothing is remembered
+ * under the shop's tag, which a new product, a rename or a status change purges.
+ */
+export function rememberedProductView(
+  services: Pick<AppLoadContext["services"], "db" | "pageCache">,
+  workspaceId: string,
+  base: LinkBase,
+  slug: string,
+): Promise<ProductView | null> {
+  const always = [cacheTags.shop(workspaceId), cacheTags.workspace(workspaceId), cacheTags.media(workspaceId)];
+  return services.pageCache.remember(
+    JSON.stringify(["product-view", workspaceId, base, slug]),
+    (view) => (view ? [...view.tags, ...always] : always),
+    () => productView(services.db, workspaceId, base, slug),
+  );
 }
 
 const AVAILABILITY: Record<StockState, string> = {

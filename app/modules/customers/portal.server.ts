@@ -8,7 +8,7 @@ import { resolveSiteBySlug, type ResolvedSite } from "~/modules/access/site.serv
 import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { lockedChrome, safeNext } from "~/modules/site-access/gate.server";
 import { siteAccessOf } from "~/modules/site-access/visibility.server";
-import { loadSiteChrome } from "~/modules/sites/chrome.server";
+import { siteFrameOf } from "~/modules/sites/chrome.server";
 import { publicAddressOf } from "~/modules/sites/public-address.server";
 import type { SiteChrome } from "~/site/chrome";
 import { linkBase } from "~/modules/sites/address.server";
@@ -77,6 +77,6 @@ export async function standaloneChrome(
   const access = await siteAccessOf(context.services.db, workspace.id).get();
   const protectedSite = access.visibility !== "public";
   const address = await publicAddressOf(request, context, workspace);
-  const chrome = await loadSiteChrome(context.services.db, workspace, address, protectedSite);
+  const { chrome } = await siteFrameOf(context.services, workspace, address, protectedSite);
   return protectedSite ? lockedChrome(chrome) : chrome;
 }

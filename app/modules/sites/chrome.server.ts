@@ -5,6 +5,7 @@
  * addresses at the site's final address (ADR 025).
  */
 import type { AppLoadContext } from "@remix-run/node";
+import { now } from "~/lib/clock.server";
 import type { Db } from "~db/client";
 import { discoverySettingsOf } from "~/modules/discovery/settings.server";
 import type { LinkBase } from "~/lib/link-base";
@@ -25,6 +26,7 @@ import {
 import { siteUrl } from "./address.server";
 import type { PublicAddress } from "./public-address.server";
 import { themeHref } from "./theme.server";
+import { nextLocalMidnight, siteFrameTags } from "./page-cache";
 
 function image(base: LinkBase, item: MediaItem | null, width: number | undefined, alt: string): ChromeImage | null {
   if (!item) return null;
@@ -36,6 +38,45 @@ function image(base: LinkBase, item: MediaItem | null, width: number | undefined
     alt: item.alt || alt,
     contentType: item.contentType,
   };
+}
+
+export interface SiteFrame {
+  chrome: SiteChrome;
+  /** Until when the frame is right: the site's next local midnight ("today's" opening hours, the year). */
+  until: Date;
+}
+
+/**
+ * The frame of a site's pages, remembered between requests until a write purges one of its tags (ADR 031) or
+ * the site's day ends: the same purges that keep cached pages current keep this current. Keyed by everything
+ * the frame is built from besides the database: the workspace's name and address, the address it is served at,
+ * and whether it is protected.
+ */
+export function siteFrameOf(
+  services: Pick<AppLoadContext["services"], "db" | "pageCache">,
+  workspace: Pick<Workspace, "id" | "slug" | "name">,
+  address: PublicAddress,
+  protectedSite: boolean,
+): Promise<SiteFrame> {
+  const key = JSON.stringify([
+    "site-frame",
+    workspace.id,
+    workspace.slug,
+    workspace.name,
+    address.origin,
+    address.base,
+    address.finalBase,
+    protectedSite,
+  ]);
+  return services.pageCache.remember(
+    key,
+    siteFrameTags(workspace.id),
+    async () => {
+      const chrome = await loadSiteChrome(services.db, workspace, address, protectedSite);
+      return { chrome, until: nextLocalMidnight(chrome.profile.timeZone, now()) };
+    },
+    (frame) => frame.until.getTime(),
+  );
 }
 
 /**

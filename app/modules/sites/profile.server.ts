@@ -7,6 +7,7 @@
  * Hours are wall-clock times in the profile's time zone ("07:30"–"18:00"), stored as JSON because they are
  * always read and written whole. A day may have up to two intervals (a lunch break); "closed" is no interval.
  */
+import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import type { Db } from "~db/client";
 import type { SiteProfilesTable } from "~db/schema";
@@ -205,6 +206,21 @@ function toProfile(row: SiteProfilesTable | undefined): BusinessProfile {
     exceptions: parseJson<HoursException[]>(row.hours_exceptions, []),
     updatedAt: row.updated_at,
   };
+}
+
+/**
+ * The business profile as public pages read it, remembered until its `settings` tag is purged (every save of it
+ * purges that tag in its transaction; ADR 031).
+ */
+export function rememberedProfile(
+  services: Pick<AppLoadContext["services"], "db" | "pageCache">,
+  workspaceId: string,
+): Promise<BusinessProfile> {
+  return services.pageCache.remember(
+    JSON.stringify(["profile", workspaceId]),
+    [cacheTags.settings(workspaceId), cacheTags.workspace(workspaceId)],
+    () => profileOf(services.db, workspaceId).get(),
+  );
 }
 
 export function profileOf(db: Db, workspaceId: string) {
