@@ -18,6 +18,7 @@ import { mediaSrc } from "~/modules/files/media-urls";
 import { slugBase } from "~/lib/link-base";
 import { profileOf } from "~/modules/sites/profile.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
+import { ProductCell } from "~/console/product-cell";
 import { PRODUCT_STATUS_LABELS as STATUS_LABELS, SHOP_TABS } from "~/console/shop";
 import { DescribedField, FormMessage } from "~/ui/form";
 import { Pager } from "~/ui/pager";
@@ -244,22 +245,10 @@ export default function Shop() {
                       </td>
                     ) : null}
                     <td>
-                      <div className="product-cell">
-                        {p.thumb ? (
-                          <img src={p.thumb} alt="" width={40} height={40} />
-                        ) : (
-                          <span className="product-thumb" aria-hidden="true" />
-                        )}
-                        <span>
-                          <Link to={`/shop/products/${p.id}`} className="customer-name">
-                            {p.title}
-                          </Link>
-                          <span className="customer-email">
-                            {p.variants} {p.variants === 1 ? "variant" : "variants"}
-                            {p.vendor ? ` · ${p.vendor}` : ""}
-                          </span>
-                        </span>
-                      </div>
+                      <ProductCell id={p.id} title={p.title} thumb={p.thumb}>
+                        {p.variants} {p.variants === 1 ? "variant" : "variants"}
+                        {p.vendor ? ` · ${p.vendor}` : ""}
+                      </ProductCell>
                     </td>
                     <td>
                       <span className={`status-pill status-pill--${p.status}`}>{STATUS_LABELS[p.status]}</span>

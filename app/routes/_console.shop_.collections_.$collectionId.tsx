@@ -20,6 +20,7 @@ import { profileOf } from "~/modules/sites/profile.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { PRODUCT_STATUS_LABELS } from "~/console/shop";
 import { MissingRecord } from "~/console/missing-record";
+import { ProductCell } from "~/console/product-cell";
 import { MoveButtons } from "~/console/move-buttons";
 import { ConfirmForm } from "~/ui/confirm-form";
 import { DescribedField, Field, FormMessage } from "~/ui/form";
@@ -214,29 +215,17 @@ export default function CollectionPage() {
                       <span className="collection-products__place" aria-hidden="true">
                         {at + 1}
                       </span>
-                      <div className="product-cell">
-                        {p.thumb ? (
-                          <img src={p.thumb} alt="" width={40} height={40} />
-                        ) : (
-                          <span className="product-thumb" aria-hidden="true" />
-                        )}
-                        <span>
-                          <Link to={`/shop/products/${p.id}`} className="customer-name">
-                            {p.title}
-                          </Link>
-                          <span className="customer-email">
-                            {p.priceFrom ? `from ${p.price}` : p.price}
-                            {p.status !== "active" ? (
-                              <>
-                                {" · "}
-                                <span className={`status-pill status-pill--${p.status}`}>
-                                  {PRODUCT_STATUS_LABELS[p.status]}
-                                </span>
-                              </>
-                            ) : null}
-                          </span>
-                        </span>
-                      </div>
+                      <ProductCell id={p.id} title={p.title} thumb={p.thumb}>
+                        {p.priceFrom ? `from ${p.price}` : p.price}
+                        {p.status !== "active" ? (
+                          <>
+                            {" · "}
+                            <span className={`status-pill status-pill--${p.status}`}>
+                              {PRODUCT_STATUS_LABELS[p.status]}
+                            </span>
+                          </>
+                        ) : null}
+                      </ProductCell>
                       {d.canEdit ? (
                         <div className="collection-products__actions">
                           <MoveButtons

@@ -1,10 +1,9 @@
 // POST /api/v1/orders/{id}/cancel — the customer cancels an unpaid order within the shop's cancellation window
 // (ADR 030): its stock goes back on sale and the customer is e-mailed. Outside the window, or once paid: 409.
 import { apiRoute } from "~/lib/routes.server";
-import { requireCustomer } from "~/modules/access/customer.server";
+import { customerWrite } from "~/modules/access/customer.server";
 import { OrderDetailOutput } from "~/modules/commerce/api";
 import { customerOrder, customerOrdersOf } from "~/modules/commerce/customer-orders.server";
-import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 import { mailOrigin } from "~/modules/customers/portal.server";
 
 export const loader = apiRoute({
@@ -15,22 +14,16 @@ export const loader = apiRoute({
     errors: [401, 404, 409, 422],
     idempotent: true,
     handle: async ({ request, params, context }) => {
-      const { site, customer } = await requireCustomer(request, context);
-      return idempotent(
-        request,
-        context,
-        { workspaceId: site.workspace.id, caller: callerOf(customer, context) },
-        async () => {
-          const mine = customerOrdersOf(context.services.db, site.workspace.id, { customerId: customer.id });
-          await mine.cancel(params.orderId ?? "", await mailOrigin(request, context));
-          context.services.jobRunner.wake();
-          const { order, lines, payment, canCancel } = await mine.detail(params.orderId ?? "");
-          return Response.json(
-            { ...customerOrder(order, lines), payment, canCancel },
-            { headers: { "Cache-Control": "private, no-store" } },
-          );
-        },
-      );
+      return customerWrite(request, context, async ({ site, customer }) => {
+        const mine = customerOrdersOf(context.services.db, site.workspace.id, { customerId: customer.id });
+        await mine.cancel(params.orderId ?? "", await mailOrigin(request, context));
+        context.services.jobRunner.wake();
+        const { order, lines, payment, canCancel } = await mine.detail(params.orderId ?? "");
+        return Response.json(
+          { ...customerOrder(order, lines), payment, canCancel },
+          { headers: { "Cache-Control": "private, no-store" } },
+        );
+      });
     },
   },
 });

@@ -2,10 +2,9 @@
 // instructions (or, with a card provider, the page to pay on). A paid or cancelled order has nothing to resume: 409.
 import { conflict } from "~/lib/errors";
 import { apiRoute } from "~/lib/routes.server";
-import { requireCustomer } from "~/modules/access/customer.server";
+import { customerWrite } from "~/modules/access/customer.server";
 import { OrderDetailOutput } from "~/modules/commerce/api";
 import { customerOrder, customerOrdersOf } from "~/modules/commerce/customer-orders.server";
-import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 
 export const loader = apiRoute({
   caller: "customer",
@@ -15,22 +14,15 @@ export const loader = apiRoute({
     errors: [401, 404, 409, 422],
     idempotent: true,
     handle: async ({ request, params, context }) => {
-      const { site, customer } = await requireCustomer(request, context);
-      return idempotent(
-        request,
-        context,
-        { workspaceId: site.workspace.id, caller: callerOf(customer, context) },
-        async () => {
-          const mine = customerOrdersOf(context.services.db, site.workspace.id, { customerId: customer.id });
-          const { order, lines, payment, canCancel } = await mine.detail(params.orderId ?? "");
-          if (order.status !== "pending" || !payment)
-            throw conflict(`Order #${order.number} is not waiting for payment`);
-          return Response.json(
-            { ...customerOrder(order, lines), payment, canCancel },
-            { headers: { "Cache-Control": "private, no-store" } },
-          );
-        },
-      );
+      return customerWrite(request, context, async ({ site, customer }) => {
+        const mine = customerOrdersOf(context.services.db, site.workspace.id, { customerId: customer.id });
+        const { order, lines, payment, canCancel } = await mine.detail(params.orderId ?? "");
+        if (order.status !== "pending" || !payment) throw conflict(`Order #${order.number} is not waiting for payment`);
+        return Response.json(
+          { ...customerOrder(order, lines), payment, canCancel },
+          { headers: { "Cache-Control": "private, no-store" } },
+        );
+      });
     },
   },
 });

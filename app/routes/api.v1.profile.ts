@@ -3,8 +3,7 @@
 // The customer is the site's session cookie or a customer bearer token; never an id from the body.
 import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
-import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
-import { requireCustomer } from "~/modules/access/customer.server";
+import { customerWrite, requireCustomer } from "~/modules/access/customer.server";
 import { ProfileOutput } from "~/modules/customers/api";
 import { ProfileInput, ownProfile, updateOwnProfile } from "~/modules/customers/profile.server";
 
@@ -32,17 +31,11 @@ export const loader = apiRoute({
     errors: [401],
     idempotent: true,
     handle: async ({ request, context }) => {
-      const { site, customer } = await requireCustomer(request, context);
-      return idempotent(
-        request,
-        context,
-        { workspaceId: site.workspace.id, caller: callerOf(customer, context) },
-        async () => {
-          const input = await readJson(request, ProfileInput, context);
-          const updated = await updateOwnProfile(context.services.db, customer, input, "api");
-          return Response.json(ownProfile(updated), { headers: NO_STORE });
-        },
-      );
+      return customerWrite(request, context, async ({ customer }) => {
+        const input = await readJson(request, ProfileInput, context);
+        const updated = await updateOwnProfile(context.services.db, customer, input, "api");
+        return Response.json(ownProfile(updated), { headers: NO_STORE });
+      });
     },
   },
 });

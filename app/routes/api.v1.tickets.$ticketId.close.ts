@@ -1,8 +1,7 @@
 // POST /api/v1/tickets/{id}/close — the signed-in customer closes their support request (409 when it already is).
 // Another customer's ticket is a 404 (ADR 029).
 import { apiRoute } from "~/lib/routes.server";
-import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
-import { requireCustomer } from "~/modules/access/customer.server";
+import { customerWrite } from "~/modules/access/customer.server";
 import { TicketOutput } from "~/modules/customers/api";
 import { customerTicket, ticketsOf } from "~/modules/customers/tickets.server";
 
@@ -14,18 +13,12 @@ export const loader = apiRoute({
     errors: [401, 409],
     idempotent: true,
     handle: async ({ request, context, params }) => {
-      const { site, customer } = await requireCustomer(request, context);
-      return idempotent(
-        request,
-        context,
-        { workspaceId: site.workspace.id, caller: callerOf(customer, context) },
-        async () => {
-          const ticket = await ticketsOf(context.services.db, site.workspace.id)
-            .ofOwner({ customerId: customer.id })
-            .close(params.ticketId ?? "");
-          return Response.json(customerTicket(ticket), { headers: { "Cache-Control": "private, no-store" } });
-        },
-      );
+      return customerWrite(request, context, async ({ site, customer }) => {
+        const ticket = await ticketsOf(context.services.db, site.workspace.id)
+          .ofOwner({ customerId: customer.id })
+          .close(params.ticketId ?? "");
+        return Response.json(customerTicket(ticket), { headers: { "Cache-Control": "private, no-store" } });
+      });
     },
   },
 });

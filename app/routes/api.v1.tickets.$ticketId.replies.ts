@@ -3,8 +3,7 @@
 import { z } from "zod";
 import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
-import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
-import { requireCustomer } from "~/modules/access/customer.server";
+import { customerWrite } from "~/modules/access/customer.server";
 import { TicketDetailOutput } from "~/modules/customers/api";
 import { TicketBody, customerMessage, customerTicket, ticketsOf } from "~/modules/customers/tickets.server";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
@@ -21,26 +20,20 @@ export const loader = apiRoute({
     errors: [401],
     idempotent: true,
     handle: async ({ request, context, params }) => {
-      const { site, customer } = await requireCustomer(request, context);
-      const mine = ticketsOf(context.services.db, site.workspace.id).ofOwner({ customerId: customer.id });
-      const id = params.ticketId ?? "";
-      // The ticket first: another customer's is a 404 whatever the body says.
-      await mine.detail(id);
-      return idempotent(
-        request,
-        context,
-        { workspaceId: site.workspace.id, caller: callerOf(customer, context) },
-        async () => {
-          const { body } = await readJson(request, ReplyInput, context);
-          await mine.reply(id, body, await publicOrigin(request, context));
-          context.services.jobRunner.wake();
-          const { ticket, messages } = await mine.detail(id);
-          return Response.json(
-            { ...customerTicket(ticket), messages: messages.map(customerMessage) },
-            { status: 201, headers: { "Cache-Control": "private, no-store" } },
-          );
-        },
-      );
+      return customerWrite(request, context, async ({ site, customer }) => {
+        const mine = ticketsOf(context.services.db, site.workspace.id).ofOwner({ customerId: customer.id });
+        const id = params.ticketId ?? "";
+        // The ticket first: another customer's is a 404 whatever the body says.
+        await mine.detail(id);
+        const { body } = await readJson(request, ReplyInput, context);
+        await mine.reply(id, body, await publicOrigin(request, context));
+        context.services.jobRunner.wake();
+        const { ticket, messages } = await mine.detail(id);
+        return Response.json(
+          { ...customerTicket(ticket), messages: messages.map(customerMessage) },
+          { status: 201, headers: { "Cache-Control": "private, no-store" } },
+        );
+      });
     },
   },
 });

@@ -3,8 +3,7 @@
 import { pageCount, pageOf } from "~/lib/pagination.server";
 import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
-import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
-import { requireCustomer } from "~/modules/access/customer.server";
+import { customerWrite, requireCustomer } from "~/modules/access/customer.server";
 import { PageQuery, TicketDetailOutput, TicketListOutput } from "~/modules/customers/api";
 import { NewTicketInput, customerMessage, customerTicket, ticketsOf } from "~/modules/customers/tickets.server";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
@@ -38,28 +37,22 @@ export const loader = apiRoute({
     errors: [401],
     idempotent: true,
     handle: async ({ request, context }) => {
-      const { site, customer } = await requireCustomer(request, context);
       // A retried open (a timeout, a double tap in an app) with the same key is the same ticket, not a second one.
-      return idempotent(
-        request,
-        context,
-        { workspaceId: site.workspace.id, caller: callerOf(customer, context) },
-        async () => {
-          const input = await readJson(request, NewTicketInput, context);
-          const tickets = ticketsOf(context.services.db, site.workspace.id);
-          const ticket = await tickets.open(
-            input,
-            { customerId: customer.id, email: customer.email, name: customer.name },
-            await publicOrigin(request, context),
-          );
-          context.services.jobRunner.wake();
-          const messages = await tickets.messagesOf(ticket.id);
-          return Response.json(
-            { ...customerTicket(ticket), messages: messages.map(customerMessage) },
-            { status: 201, headers: NO_STORE },
-          );
-        },
-      );
+      return customerWrite(request, context, async ({ site, customer }) => {
+        const input = await readJson(request, NewTicketInput, context);
+        const tickets = ticketsOf(context.services.db, site.workspace.id);
+        const ticket = await tickets.open(
+          input,
+          { customerId: customer.id, email: customer.email, name: customer.name },
+          await publicOrigin(request, context),
+        );
+        context.services.jobRunner.wake();
+        const messages = await tickets.messagesOf(ticket.id);
+        return Response.json(
+          { ...customerTicket(ticket), messages: messages.map(customerMessage) },
+          { status: 201, headers: NO_STORE },
+        );
+      });
     },
   },
 });

@@ -20,6 +20,7 @@ import { notFound, unauthenticated } from "~/lib/errors";
 import { setResponseHeaders } from "~/lib/http.server";
 import { assertSameOrigin } from "~/modules/auth/origin.server";
 import type { Customer } from "~/modules/customers/customers.server";
+import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 import { grantOfToken, type ManageGrant } from "~/modules/customers/manage-tokens.server";
 import { readCustomerSession, type CustomerSession } from "~/modules/customers/sessions.server";
 import { linkBase } from "~/modules/sites/address.server";
@@ -87,6 +88,20 @@ export const requireCustomer = defineGuard(
     return { site, customer: session.customer, session };
   },
 );
+
+/**
+ * A customer-API write by the signed-in customer, run under their `Idempotency-Key` when they send one (ADR 030):
+ * a retry with the same key and body answers the first answer again instead of running twice.
+ */
+export async function customerWrite(
+  request: Request,
+  context: AppLoadContext,
+  run: (caller: SignedInCustomer) => Promise<Response>,
+): Promise<Response> {
+  const caller = await requireCustomer(request, context);
+  const scope = { workspaceId: caller.site.workspace.id, caller: callerOf(caller.customer, context) };
+  return idempotent(request, context, scope, () => run(caller));
+}
 
 /**
  * For `/api/v1` routes open to everyone that do more for a signed-in customer (`POST /api/v1/contact`): the

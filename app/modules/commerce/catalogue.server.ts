@@ -373,6 +373,17 @@ export function productsOf(db: Db, workspaceId: string) {
     throw conflict("Choose another address for this product");
   }
 
+  /** Products of a list with their variants and first image: two queries for the whole page of them. */
+  async function withVariantsAndImage(found: ProductRow[]) {
+    const ids = found.map((p) => p.id);
+    const [variants, images] = await Promise.all([variantsOf(ids), firstImages(ids)]);
+    return found.map((row) => ({
+      ...toProduct(row),
+      variants: variants.get(row.id) ?? [],
+      image: images.get(row.id) ?? null,
+    }));
+  }
+
   return {
     async list(q: ProductListQuery) {
       const found = await filtered(q)
@@ -382,13 +393,7 @@ export function productsOf(db: Db, workspaceId: string) {
         .limit(q.size)
         .offset(q.offset)
         .execute();
-      const ids = found.map((p) => p.id);
-      const [variants, images] = await Promise.all([variantsOf(ids), firstImages(ids)]);
-      return found.map((row) => ({
-        ...toProduct(row),
-        variants: variants.get(row.id) ?? [],
-        image: images.get(row.id) ?? null,
-      }));
+      return withVariantsAndImage(found);
     },
 
     async count(q: Omit<ProductListQuery, "offset" | "size"> = {}): Promise<number> {
@@ -411,13 +416,7 @@ export function productsOf(db: Db, workspaceId: string) {
         query = query.orderBy("products.created_at", "desc");
       }
       const found = await query.orderBy("products.id").limit(q.size).offset(q.offset).execute();
-      const ids = found.map((p) => p.id);
-      const [variants, images] = await Promise.all([variantsOf(ids), firstImages(ids)]);
-      return found.map((row) => ({
-        ...toProduct(row),
-        variants: variants.get(row.id) ?? [],
-        image: images.get(row.id) ?? null,
-      }));
+      return withVariantsAndImage(found);
     },
 
     /** A collection's products in its manual order, whatever their status (the console's view of it). */
@@ -432,13 +431,7 @@ export function productsOf(db: Db, workspaceId: string) {
         .limit(window.size)
         .offset(window.offset)
         .execute();
-      const ids = found.map((p) => p.id);
-      const [variants, images] = await Promise.all([variantsOf(ids), firstImages(ids)]);
-      return found.map((row) => ({
-        ...toProduct(row),
-        variants: variants.get(row.id) ?? [],
-        image: images.get(row.id) ?? null,
-      }));
+      return withVariantsAndImage(found);
     },
 
     async countActive(collectionId?: string): Promise<number> {
