@@ -124,6 +124,17 @@ export const EnvSchema = z.object({
     .refine((v) => !/[?#]/.test(v), "must not have a query or fragment")
     .optional(),
   DOMAINS_REFRESH_MS: int(30_000, 100),
+  /**
+   * Where Stripe's API is (ADR 032): a deployment setting, never a workspace's, so an operator cannot send the
+   * server's calls (with their secret key) elsewhere. Only tests and local development point it at a fake.
+   */
+  STRIPE_API_URL: z
+    .string()
+    .url("must be an absolute URL such as https://api.stripe.com")
+    .refine((v) => /^https?:\/\/[^/]+\/?$/.test(v), "must be an origin such as https://api.stripe.com (no path)")
+    .default("https://api.stripe.com"),
+  /** How long one call to a payment provider may take before it is abandoned (and retried, where that is safe). */
+  PAYMENTS_TIMEOUT_MS: int(15_000, 100),
   /** The page cache (ADR 026): its memory in bytes (0 turns it off), the largest answer it keeps, how long at most. */
   PAGE_CACHE_MAX_BYTES: int(67_108_864, 0),
   PAGE_CACHE_MAX_ENTRY_BYTES: int(1_048_576, 1),

@@ -23,9 +23,9 @@ import { Address, cartOfRequest, cartsOf } from "~/modules/commerce/cart.server"
 import { Contact, placeOrder } from "~/modules/commerce/checkout.server";
 import { formatMoney } from "~/modules/commerce/money";
 import { countryName } from "~/modules/commerce/vocabulary";
-import { paymentMethods } from "~/modules/commerce/payments.server";
+import { paymentMethods, paymentSetupOf } from "~/modules/commerce/payments.server";
+import { stripeCheckoutFor } from "~/modules/commerce/stripe.server";
 import { quoteOfCart } from "~/modules/commerce/quote.server";
-import { commerceSettingsOf } from "~/modules/commerce/settings.server";
 import { issueManageToken } from "~/modules/customers/manage-tokens.server";
 import { GUEST_ORDER_LINK_DAYS } from "~/modules/commerce/notify.server";
 import { PRIVATE, mailOrigin } from "~/modules/customers/portal.server";
@@ -52,10 +52,10 @@ export const loader = page("public", async ({ request, params, context }: Loader
   const cart = await cartOfRequest(request, context, site.workspace);
   if (!cart || cart.lines.length === 0) throw redirect(`${base}/cart`, { status: 303, headers: PRIVATE });
   if (cart.orderId) throw redirect(`${base}/orders/${cart.orderId}`, { status: 303, headers: PRIVATE });
-  const [session, profile, settings] = await Promise.all([
+  const [session, profile, setup] = await Promise.all([
     readCustomerSession(context, request, site.workspace),
     profileOf(db, site.workspace.id).get(),
-    commerceSettingsOf(db, site.workspace.id).get(),
+    paymentSetupOf(db, site.workspace.id),
   ]);
   const customer = session?.customer ?? null;
   const quote = await quoteOfCart(db, site.workspace.id, cart, {
@@ -89,7 +89,7 @@ export const loader = page("public", async ({ request, params, context }: Loader
         instructions: r.instructions,
       })),
       shippingRateId: quote.shippingRate?.id ?? null,
-      methods: paymentMethods(settings),
+      methods: paymentMethods(setup),
       paymentMethod: cart.paymentMethod,
       lines: quote.lines.map((l) => ({
         variantId: l.variantId,
@@ -199,7 +199,20 @@ export const action = page("public", async ({ request, params, context }: Action
         });
         headers["Set-Cookie"] = manageCookie(context, site.workspace.slug, token);
       }
-      return redirect(`${base}/orders/${order.id}?placed=1`, { status: 303, headers });
+      const placedAt = `${base}/orders/${order.id}?placed=1`;
+      if (order.paymentProvider === "stripe" && order.status === "pending") {
+        // Straight to Stripe's page; if Stripe cannot open it now, the order's page says so and offers "Pay".
+        const origin = await mailOrigin(request, context);
+        const url = await stripeCheckoutFor(context.services, site.workspace.id, order, {
+          success: `${origin}${base}/orders/${order.id}`,
+          cancel: `${origin}${placedAt}`,
+        }).catch((error: unknown) => {
+          context.services.logger.warn({ err: error, order: order.id }, "Stripe's checkout could not be opened");
+          return null;
+        });
+        if (url) return redirect(url, { status: 303, headers });
+      }
+      return redirect(placedAt, { status: 303, headers });
     }
     throw invalid("Unknown action");
   });

@@ -1,7 +1,8 @@
 // /{site}/orders/{id} — one order (ADR 030): its status, what was bought, the totals, where it goes, and while it
 // is unpaid how to pay; cancel it while the shop allows, or order the same again. Open to its customer (signed
 // in on this site) or to a guest holding this order's manage link (the confirmation e-mail's, or the one the
-// checkout set); another customer's order is a 404. Never cached.
+// checkout set); another customer's order is a 404. Never cached. A card order is paid from here on Stripe's page
+// ("Pay by card"), and Stripe's return lands here: the payment is read from Stripe and applied (ADR 032).
 import type {
   ActionFunctionArgs,
   HeadersFunction,
@@ -17,6 +18,7 @@ import { page } from "~/lib/routes.server";
 import { portalVisitor, type PortalVisitor } from "~/modules/access/customer.server";
 import { cartCookie, cartsOf } from "~/modules/commerce/cart.server";
 import { customerOrdersOf } from "~/modules/commerce/customer-orders.server";
+import { cardRelease, confirmStripeReturn, stripeCheckoutFor } from "~/modules/commerce/stripe.server";
 import { formatMoney } from "~/modules/commerce/money";
 import { ORDER_STATUS_LABELS, countryName } from "~/modules/commerce/vocabulary";
 import { assertGrants } from "~/modules/customers/manage-tokens.server";
@@ -45,8 +47,29 @@ const ordersFor = (context: LoaderFunctionArgs["context"], visitor: PortalVisito
 export const loader = page("customer", async ({ request, params, context }: LoaderFunctionArgs) => {
   const id = params.orderId ?? "";
   const visitor = await portalVisitor(request, context, params.site, { type: "order", id });
+  const sessionId = new URL(request.url).searchParams.get("session_id");
+  let confirming = false;
+  if (sessionId) {
+    // Stripe's return. The webhook may have applied the payment already, or may come later: either way once.
+    const before = await ordersFor(context, visitor).detail(id);
+    if (before.order.status === "pending" && before.order.paymentProvider === "stripe") {
+      const settled = await confirmStripeReturn(
+        context.services,
+        visitor.site.workspace.id,
+        before.order,
+        sessionId,
+        await mailOrigin(request, context),
+      ).catch((error: unknown) => {
+        context.services.logger.warn({ err: error, order: id }, "a return from Stripe could not be confirmed");
+        return "not_paid" as const;
+      });
+      if (settled !== "not_paid") context.services.jobRunner.wake();
+      confirming = settled === "not_paid";
+    }
+  }
   const { order, lines, payment, canCancel } = await ordersFor(context, visitor).detail(id);
   return {
+    confirming,
     order,
     lines,
     payment,
@@ -64,9 +87,20 @@ export const action = page("customer", async ({ request, params, context }: Acti
   const mine = ordersFor(context, visitor);
   const base = linkBase(context, visitor.site.workspace.slug);
   return runForm(request, context, async (values): Promise<FormResult | Response> => {
+    if (values.intent === "pay") {
+      const { order } = await mine.detail(id);
+      const origin = await mailOrigin(request, context);
+      const url = await stripeCheckoutFor(context.services, visitor.site.workspace.id, order, {
+        success: `${origin}${base}/orders/${id}`,
+        cancel: `${origin}${base}/orders/${id}`,
+      });
+      return redirect(url, { status: 303, headers: PRIVATE });
+    }
     if (values.intent === "cancel") {
       if (visitor.kind === "guest") assertGrants(visitor.grant, "cancel");
-      await mine.cancel(id, await mailOrigin(request, context));
+      const origin = await mailOrigin(request, context);
+      // A card order's open checkout is expired first; if it turns out paid meanwhile, the payment stands.
+      await mine.cancel(id, origin, cardRelease(context.services, origin));
       context.services.jobRunner.wake();
       return redirect(`${base}/orders/${id}`, { status: 303, headers: PRIVATE });
     }
@@ -118,6 +152,22 @@ export default function OrderPage() {
         </p>
       ) : null}
       <FormNotice result={result} />
+      {d.confirming ? (
+        <p className="portal-notice" role="status">
+          Stripe has not confirmed your payment yet. This page shows it as paid as soon as it does; reload in a moment.
+        </p>
+      ) : null}
+      {d.payment?.kind === "hosted" && !d.confirming ? (
+        <section className="portal-panel" aria-labelledby="pay-heading">
+          <h2 id="pay-heading">{d.payment.title}</h2>
+          <p>{d.payment.text}</p>
+          <form method="post">
+            <button type="submit" name="intent" value="pay" className="site-button">
+              {d.payment.button} · {money(order.total - order.refunded)}
+            </button>
+          </form>
+        </section>
+      ) : null}
       {d.payment?.kind === "instructions" ? (
         <section className="portal-panel" aria-labelledby="pay-heading">
           <h2 id="pay-heading">{d.payment.title}</h2>

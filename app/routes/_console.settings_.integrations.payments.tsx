@@ -1,14 +1,19 @@
-// /settings/integrations/payments — how the shop gets paid (ADR 030): each payment provider with its connection
-// state, and the manual provider's settings — bank transfer with the instructions customers get, pay on pickup,
-// how long an unpaid order holds its stock, and how long a customer may cancel it. Card providers (Stripe, PayPal)
-// join this list with the next commerce issue. Admins change it.
+// /settings/integrations/payments — how the shop gets paid (ADR 030, 032): each payment provider with its
+// connection state; Stripe connected with the shop's own secret key (checked with Stripe, sealed, its webhook
+// endpoint registered by Atrium unless a signing secret is given), checked again or disconnected; and the manual
+// provider's settings — bank transfer with the instructions customers get, pay on pickup, how long an unpaid order
+// holds its stock, and how long a customer may cancel it. Admins change it.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { type FormResult, runForm } from "~/lib/forms.server";
 import { parseInput } from "~/lib/errors";
 import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
-import { PAYMENT_PROVIDERS } from "~/modules/commerce/payments.server";
+import { paymentConnectionsOf } from "~/modules/commerce/connections.server";
+import { PAYMENT_PROVIDERS, paymentSetupOf } from "~/modules/commerce/payments.server";
+import { checkStripe, connectStripe, disconnectStripe } from "~/modules/commerce/stripe.server";
+import { publicOrigin } from "~/modules/hosts/hosts.server";
+import { ConfirmForm } from "~/ui/confirm-form";
 import { CommerceSettingsInput, commerceSettingsOf } from "~/modules/commerce/settings.server";
 import { DescribedField, Field, FormMessage } from "~/ui/form";
 import consoleShopCss from "~/styles/console-shop.css?url";
@@ -22,13 +27,48 @@ export const links: LinksFunction = () => [
 
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const { workspace } = await requireWorkspace(request, context, "admin");
-  const settings = await commerceSettingsOf(context.services.db, workspace.id).get();
-  return { settings, providers: PAYMENT_PROVIDERS.map((p) => ({ id: p.id, name: p.name, ...p.connection(settings) })) };
+  const setup = await paymentSetupOf(context.services.db, workspace.id);
+  const stripe = await paymentConnectionsOf(context.services, workspace.id).get("stripe");
+  return {
+    settings: setup.settings,
+    providers: PAYMENT_PROVIDERS.map((p) => ({ id: p.id, name: p.name, ...p.connection(setup) })),
+    stripe: stripe && {
+      status: stripe.status,
+      accountName: stripe.accountName,
+      accountId: stripe.accountId,
+      registered: stripe.webhookEndpointId !== null,
+      detail: stripe.detail,
+      checkedAt: stripe.checkedAt,
+    },
+    webhookUrl: await webhookUrlOf(request, context, workspace.id),
+  };
 });
+
+const webhookUrlOf = async (request: Request, context: LoaderFunctionArgs["context"], workspaceId: string) =>
+  `${await publicOrigin(request, context)}/api/webhooks/payments?workspace=${workspaceId}`;
 
 export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
   const { session, workspace } = await requireWorkspace(request, context, "admin");
   return runForm(request, context, async (values): Promise<FormResult> => {
+    const { services } = context;
+    if (values.intent === "stripe-connect") {
+      await connectStripe(
+        services,
+        workspace.id,
+        { secretKey: values.secretKey ?? "", webhookSecret: values.webhookSecret ?? "" },
+        await webhookUrlOf(request, context, workspace.id),
+        session.user.id,
+      );
+      return { ok: true, message: "Stripe is connected. Customers can pay by card at checkout." };
+    }
+    if (values.intent === "stripe-check") {
+      await checkStripe(services, workspace.id);
+      return { ok: true, message: "Stripe answered: the connection works." };
+    }
+    if (values.intent === "stripe-disconnect") {
+      await disconnectStripe(services, workspace.id, session.user.id);
+      return { ok: true, message: "Stripe is disconnected. Orders already paid by card keep their payments." };
+    }
     const current = await commerceSettingsOf(context.services.db, workspace.id).get();
     const input = parseInput(CommerceSettingsInput, {
       ...current,
@@ -68,9 +108,68 @@ export default function Payments() {
             </li>
           ))}
         </ul>
-        <p className="hint">
-          Card payments (Stripe, PayPal) are coming; until then customers pay by transfer or when they collect.
-        </p>
+      </section>
+      <section className="panel" aria-labelledby="stripe-heading">
+        <h2 id="stripe-heading">Stripe</h2>
+        {d.stripe ? (
+          <>
+            <p>
+              <span className={`status-pill status-pill--${d.stripe.status === "connected" ? "active" : "archived"}`}>
+                {d.stripe.status === "connected"
+                  ? "Connected"
+                  : d.stripe.status === "deauthorized"
+                    ? "Disconnected in Stripe"
+                    : "Needs attention"}
+              </span>{" "}
+              <strong>{d.stripe.accountName}</strong> <span className="hint">{d.stripe.accountId}</span>
+            </p>
+            <p className="hint">{d.stripe.detail}</p>
+            <p className="hint">
+              {d.stripe.registered
+                ? "Atrium registered its webhook endpoint with Stripe: "
+                : "Stripe sends events to the endpoint you added: "}
+              <code>{d.webhookUrl}</code>
+            </p>
+            <div className="page-actions">
+              <Form method="post">
+                <input type="hidden" name="intent" value="stripe-check" />
+                <button type="submit" className="secondary">
+                  Check connection
+                </button>
+              </Form>
+              <ConfirmForm
+                confirm="Disconnect Stripe? Customers can no longer pay by card; paid orders keep their payments."
+                fields={{ intent: "stripe-disconnect" }}
+              >
+                <button type="submit" className="danger">
+                  Disconnect Stripe
+                </button>
+              </ConfirmForm>
+            </div>
+          </>
+        ) : (
+          <p className="hint">
+            Take card payments on Stripe&apos;s secure checkout page. Payments go to your own Stripe account.
+          </p>
+        )}
+        <Form method="post" autoComplete="off" className={d.stripe ? "provider-keys" : undefined}>
+          <input type="hidden" name="intent" value="stripe-connect" />
+          <Field
+            label={d.stripe ? "Replace the secret key" : "Secret key"}
+            name="secretKey"
+            type="password"
+            error={errors.secretKey}
+            hint="From Stripe's dashboard, Developers → API keys: sk_live_…, sk_test_… or a restricted rk_… key. It is checked with Stripe and stored encrypted."
+          />
+          <Field
+            label="Webhook signing secret (optional)"
+            name="webhookSecret"
+            type="password"
+            error={errors.webhookSecret}
+            hint={`Leave it empty and Atrium registers its endpoint with Stripe for you. Or add ${d.webhookUrl} in Stripe yourself and paste its whsec_… secret.`}
+          />
+          <button type="submit">{d.stripe ? "Save and check" : "Connect Stripe"}</button>
+        </Form>
       </section>
       <Form method="post" className="panel">
         <h2>Manual payments</h2>

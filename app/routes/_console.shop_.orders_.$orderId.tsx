@@ -10,6 +10,7 @@ import { type FormResult, runForm } from "~/lib/forms.server";
 import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { formatMoney, moneyInput, parseMoney } from "~/modules/commerce/money";
+import { releaseStripeCheckout, refundThroughStripe } from "~/modules/commerce/stripe.server";
 import { ordersOf } from "~/modules/commerce/orders.server";
 import { ORDER_STATUS_LABELS, countryName } from "~/modules/commerce/vocabulary";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
@@ -39,7 +40,10 @@ const EVENT_LABELS: Record<string, string> = {
   cancelled: "Cancelled",
   refunded: "Refunded",
   confirmation_resent: "Confirmation e-mailed again",
+  late_payment_refunded: "A payment arrived after the order was released; refunded automatically",
 };
+
+const PROVIDER_NAMES: Record<string, string> = { manual: "recorded by hand", stripe: "Stripe" };
 
 export const loader = page("operator", async ({ request, params, context }: LoaderFunctionArgs) => {
   const { workspace, role } = await requireWorkspace(request, context, "viewer");
@@ -82,7 +86,12 @@ export const loader = page("operator", async ({ request, params, context }: Load
     lines: lines.map((l) => ({ ...l, unit: money(l.unitPrice), amount: money(l.unitPrice * l.quantity) })),
     events: events.map((e) => ({
       id: e.id,
-      label: EVENT_LABELS[e.kind] ?? e.kind,
+      label:
+        e.kind === "paid" && e.detail.provider === "stripe"
+          ? "Paid by card through Stripe"
+          : e.kind === "refunded" && !e.actorUserId
+            ? "Refunded in Stripe"
+            : (EVENT_LABELS[e.kind] ?? e.kind),
       at: when(e.createdAt),
       by: e.actorUserId
         ? (who.get(e.actorUserId) ?? "A former member")
@@ -107,7 +116,9 @@ export const loader = page("operator", async ({ request, params, context }: Load
         ? "Pay on pickup"
         : order.paymentMethod === "manual:bank_transfer"
           ? "Bank transfer"
-          : order.paymentMethod,
+          : order.paymentMethod === "stripe:card"
+            ? "Card (Stripe)"
+            : order.paymentMethod,
   };
 });
 
@@ -158,21 +169,41 @@ export const action = page("operator", async ({ request, params, context }: Acti
       case "complete":
         await orders.complete(id, actor);
         return done("completed");
-      case "cancel":
+      case "cancel": {
+        const byCard = order.paymentProvider === "stripe";
+        // Unpaid: its Stripe page is expired first (paid meanwhile: the payment stands). Paid: the card is paid
+        // back through Stripe before the cancellation records that refund.
+        if (
+          byCard &&
+          order.status === "pending" &&
+          !(await releaseStripeCheckout(context.services, workspace.id, order, origin))
+        )
+          return done("paid");
+        const refundReference =
+          byCard && order.status === "paid"
+            ? await refundThroughStripe(context.services, workspace.id, order, order.total - order.refunded)
+            : undefined;
         await orders.cancel(
           id,
           { userId: actor },
-          { reason: (values.reason ?? "").slice(0, 200), restock: values.restock === "on", origin },
+          { reason: (values.reason ?? "").slice(0, 200), restock: values.restock === "on", origin, refundReference },
         );
         return done("cancelled");
+      }
       case "refund": {
         const amount = parseMoney(values.amount ?? "", order.currency);
         if (amount === null || amount === 0)
           throw invalid("Enter the amount to refund", [{ field: "amount", message: `An amount in ${order.currency}` }]);
+        // A card payment is paid back through Stripe first; its refund's id makes the record once.
+        const reference =
+          order.paymentProvider === "stripe"
+            ? await refundThroughStripe(context.services, workspace.id, order, amount)
+            : undefined;
         await orders.refund(id, amount, actor, {
           note: (values.note ?? "").slice(0, 200),
           restock: values.restock === "on",
           origin,
+          reference,
         });
         return done("refunded");
       }
@@ -201,6 +232,7 @@ export default function OrderDetail() {
   const done = d.done;
   const errors = result?.fieldErrors ?? {};
   const canSend = order.status === "paid" || order.status === "partially_fulfilled";
+  const byCard = order.paymentProvider === "stripe";
   const canRefund = ["paid", "partially_fulfilled", "fulfilled", "completed"].includes(order.status);
   const canCancel = order.status === "pending" || order.status === "paid";
 
@@ -365,7 +397,7 @@ export default function OrderDetail() {
                           {p.kind === "refund" ? "Refund" : "Payment"} {p.amount}
                         </strong>{" "}
                         <span className="hint">
-                          · {p.provider === "manual" ? "recorded by hand" : p.provider}
+                          · {PROVIDER_NAMES[p.provider] ?? p.provider}
                           {p.note ? ` · ${p.note}` : ""}
                         </span>
                       </span>
@@ -461,14 +493,18 @@ export default function OrderDetail() {
                       name="amount"
                       defaultValue={d.money.refundable}
                       error={errors.amount}
-                      hint={`At most ${d.money.refundable}. Pay it back yourself; this records it and tells the customer.`}
+                      hint={
+                        byCard
+                          ? `At most ${d.money.refundable}. Paid back to the customer's card through Stripe; the customer is e-mailed.`
+                          : `At most ${d.money.refundable}. Pay it back yourself; this records it and tells the customer.`
+                      }
                     />
                     <Field label="Note (optional)" name="note" />
                     <label>
                       <input type="checkbox" name="restock" /> Put unsent items back in stock
                     </label>
                     <button type="submit" className="secondary">
-                      Record refund
+                      {byCard ? "Refund through Stripe" : "Record refund"}
                     </button>
                   </Form>
                 </details>
@@ -483,12 +519,14 @@ export default function OrderDetail() {
                 <details>
                   <summary>Cancel order</summary>
                   <ConfirmForm
-                    confirm={`Cancel order #${order.number}?${order.status === "paid" ? " The full amount is recorded as refunded." : ""}`}
+                    confirm={`Cancel order #${order.number}?${order.status === "paid" ? (byCard ? " The full amount is refunded to the customer's card." : " The full amount is recorded as refunded.") : ""}`}
                     fields={{ intent: "cancel" }}
                   >
                     <p className="hint">
                       {order.status === "paid"
-                        ? "The customer is told; the whole payment is recorded as refunded — pay it back yourself."
+                        ? byCard
+                          ? "The customer is told, and the whole payment goes back to their card through Stripe."
+                          : "The customer is told; the whole payment is recorded as refunded — pay it back yourself."
                         : "Its items go back on sale and the customer is told."}
                     </p>
                     {order.status === "paid" ? (

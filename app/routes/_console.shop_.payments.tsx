@@ -1,5 +1,5 @@
-// /shop/payments — every payment and refund across providers, newest first (ADR 030). The manual provider reports
-// no payouts; card providers add theirs with the next commerce issue.
+// /shop/payments — every payment and refund across providers, newest first (ADR 030, 032). Payouts (Stripe's
+// transfers to the shop's bank) are not listed yet: ADR 032, "Not done".
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { pageCount, pageOf } from "~/lib/pagination.server";
@@ -42,7 +42,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
       id: p.id,
       kind: p.kind,
       amount: `${p.kind === "refund" ? "−" : ""}${formatMoney(p.amount, p.currency)}`,
-      provider: p.provider === "manual" ? "Manual" : p.provider,
+      provider: ({ manual: "Manual", stripe: "Stripe" } as Record<string, string>)[p.provider] ?? p.provider,
       note: p.note,
       at: when(p.created_at),
       orderId: p.order_id,

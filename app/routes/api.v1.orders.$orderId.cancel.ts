@@ -4,6 +4,7 @@ import { apiRoute } from "~/lib/routes.server";
 import { customerWrite } from "~/modules/access/customer.server";
 import { OrderDetailOutput } from "~/modules/commerce/api";
 import { customerOrder, customerOrdersOf } from "~/modules/commerce/customer-orders.server";
+import { cardRelease } from "~/modules/commerce/stripe.server";
 import { mailOrigin } from "~/modules/customers/portal.server";
 
 export const loader = apiRoute({
@@ -16,7 +17,8 @@ export const loader = apiRoute({
     handle: async ({ request, params, context }) => {
       return customerWrite(request, context, async ({ site, customer }) => {
         const mine = customerOrdersOf(context.services.db, site.workspace.id, { customerId: customer.id });
-        await mine.cancel(params.orderId ?? "", await mailOrigin(request, context));
+        const origin = await mailOrigin(request, context);
+        await mine.cancel(params.orderId ?? "", origin, cardRelease(context.services, origin));
         context.services.jobRunner.wake();
         const { order, lines, payment, canCancel } = await mine.detail(params.orderId ?? "");
         return Response.json(

@@ -26,6 +26,7 @@ import * as m0024 from "./0024-webhook-receivers";
 import * as m0025 from "./0025-cache-purges";
 import * as m0026 from "./0026-customers";
 import * as m0027 from "./0027-commerce";
+import * as m0028 from "./0028-commerce-payment-providers";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   "0025-cache-purges": m0025,
   "0026-customers": m0026,
   "0027-commerce": m0027,
+  "0028-commerce-payment-providers": m0028,
 };

@@ -1,5 +1,6 @@
 /**
- * Owned by `app/modules/commerce` (issue 17, ADR 030). All created in 0027-commerce. Money columns are integers
+ * Owned by `app/modules/commerce` (issue 17, ADR 030). Created in 0027-commerce; `payment_connections` and the
+ * orders' `checkout_*` columns in 0028-commerce-payment-providers (ADR 032). Money columns are integers
  * in minor units (an order's in its own `currency`, the catalogue's in the business profile's).
  */
 import type { Selectable } from "kysely";
@@ -231,6 +232,10 @@ export interface OrdersTable {
   cancelled_at: string | null;
   cancel_reason: string | null;
   erased_at: string | null;
+  /** A provider's hosted checkout for this order (a Stripe Checkout Session's id), its address and expiry. */
+  checkout_reference: string | null;
+  checkout_url: string | null;
+  checkout_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -290,6 +295,24 @@ export interface PaymentsTable {
   created_at: string;
 }
 
+export interface PaymentConnectionsTable {
+  workspace_id: string;
+  /** "stripe" | "paypal". */
+  provider: string;
+  /** connected | error | deauthorized */
+  status: string;
+  account_id: string | null;
+  account_name: string;
+  /** JSON of the provider's keys, sealed with the app key for `payment_connection:{workspace}:{provider}`. */
+  credentials: string;
+  /** The webhook endpoint Atrium registered with the provider, when it made one. */
+  webhook_endpoint_id: string | null;
+  /** What the last check or account event said, in words. */
+  detail: string;
+  checked_at: string;
+  updated_at: string;
+}
+
 export interface IdempotencyKeysTable {
   workspace_id: string;
   /** `customer:{id}`, `cart:{id}` or `manage:{tokenId}`: another caller's key never replays this answer. */
@@ -322,6 +345,7 @@ export interface CommerceTables {
   stock_reservations: StockReservationsTable;
   order_events: OrderEventsTable;
   payments: PaymentsTable;
+  payment_connections: PaymentConnectionsTable;
   idempotency_keys: IdempotencyKeysTable;
 }
 

@@ -2,7 +2,9 @@
  * The shop's "done when" (issue 17), in Chromium: an operator imports products with variants and images from a
  * Shopify CSV (the images fetched from a local image server), turns on bank transfer and pay on pickup, sets
  * delivery, VAT and a coupon; a guest buys with the coupon and gets a confirmation; a signed-in customer buys
- * and finds the order in their portal; the operator marks an order paid, sends it, and cancels another. Every
+ * and finds the order in their portal; the operator marks an order paid, sends it, and cancels another. Then
+ * card payments (issue 18): the operator connects Stripe (a local Stripe the official SDK talks to), a guest pays
+ * on its hosted page and comes back to a paid order, and the operator refunds part of it through Stripe. Every
  * new page passes axe at 1280 and 390 pixels wide; with SHOTS_DIR set, each is photographed at both.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -18,9 +20,11 @@ import { drainJobs } from "../helpers/jobs";
 import { uniqueEmail } from "../helpers/client";
 import { codeMailTo } from "../helpers/customers";
 import { tempDir, type TempDir } from "../helpers/temp";
+import { startFakeStripe } from "../fakes/stripe";
 import { demoAssetsDir } from "~/modules/files/demo.server";
 
-const suite = browserSuite({ bypassCSP: true, env: { OUTBOUND_ALLOW_PRIVATE: "1" } });
+const stripe = await startFakeStripe();
+const suite = browserSuite({ bypassCSP: true, env: { OUTBOUND_ALLOW_PRIVATE: "1", STRIPE_API_URL: stripe.url } });
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const WIDTHS = { wide: { width: 1280, height: 860 }, narrow: { width: 390, height: 844 } } as const;
 const SHOTS = process.env.SHOTS_DIR;
@@ -74,6 +78,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => images?.close(resolve));
+  await stripe.close();
   folder?.remove();
 });
 
@@ -276,6 +281,65 @@ describe("the shop", () => {
     await operator.goto(`${url}/shop/payments`);
     await operator.getByRole("cell", { name: "$9.35" }).waitFor();
     await check(operator, "console-payments");
+  });
+
+  it("takes a card payment through Stripe, and refunds part of it", async () => {
+    const url = suite.server.url;
+    const key = stripe.addAccount("Rye & Crumb Ltd");
+    await operator.goto(`${url}/settings/integrations/payments`);
+    await check(operator, "settings-payments");
+    await operator.getByLabel("Secret key").fill(key);
+    await operator.getByRole("button", { name: "Connect Stripe" }).click();
+    await operator.getByText("Stripe is connected.").waitFor();
+    await operator.getByText("Rye & Crumb Ltd", { exact: true }).waitFor();
+    await check(operator, "settings-payments-stripe");
+
+    const browser = await openBrowser({ bypassCSP: true });
+    let orderId: string;
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`${url}/${SLUG}/shop/cinnamon-buns`);
+      await page.getByRole("button", { name: "Add to cart" }).click();
+      await page.getByRole("link", { name: "Check out" }).click();
+      await page.getByLabel("E-mail").fill(uniqueEmail("card"));
+      await page.getByLabel("Full name").fill("Cora Card");
+      await page.getByLabel("Street and number").fill("3 Church Street");
+      await page.getByLabel("Postal code").fill("YO22 4AE");
+      await page.getByLabel("Town or city").fill("Whitby");
+      await page.getByLabel("Country").selectOption("GB");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByLabel(/Royal Mail 48/).check();
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByLabel(/Card/).check();
+      await page.getByRole("button", { name: /Place order/ }).click();
+      // Stripe's hosted page (the local one), then back to the order, paid.
+      await page.waitForURL(`${stripe.url}/pay/**`);
+      await page.getByRole("button", { name: "Pay" }).click();
+      await page.waitForURL(`${url}/${SLUG}/orders/**`);
+      await page.locator(".portal-status", { hasText: "Paid" }).waitFor();
+      orderId = new URL(page.url()).pathname.split("/").pop()!;
+      await check(page, "order-card-paid");
+    } finally {
+      await browser.close();
+    }
+
+    await operator.goto(`${url}/shop/orders/${orderId}`);
+    await operator.getByText("Refund", { exact: true }).click();
+    await operator.getByLabel(/Amount/).fill("1.00");
+    await operator.getByRole("button", { name: "Refund through Stripe" }).click();
+    await operator.getByText("Refund recorded.").waitFor();
+    await check(operator, "console-order-card-refunded");
+    expect(stripe.accountOf(key).refunds.map((r) => r.amount)).toEqual([100]);
+    const payments = await suite.server.db
+      .selectFrom("payments")
+      .select(["provider", "kind", "amount"])
+      .where("order_id", "=", orderId)
+      .orderBy("created_at")
+      .execute();
+    expect(payments).toEqual([
+      { provider: "stripe", kind: "payment", amount: payments[0]!.amount },
+      { provider: "stripe", kind: "refund", amount: 100 },
+    ]);
   });
 });
 

@@ -22,9 +22,8 @@ import {
   type Order,
   type OrderMailPayload,
 } from "./orders.server";
-import { paymentMethods, providerOf } from "./payments.server";
+import { paymentMethods, paymentSetupOf, providerOf } from "./payments.server";
 import { quoteCart, type Problem, type Quote } from "./quote.server";
-import { commerceSettingsOf } from "./settings.server";
 
 export const Contact = z.object({
   email: z
@@ -64,6 +63,12 @@ export class CheckoutRefused extends DomainError {
   }
 }
 
+/**
+ * How long an order paid on a provider's page holds its stock, and how long that page stays open: Stripe's
+ * Checkout Session lives at least 30 minutes, so a retry of its creation within the first half still fits.
+ */
+export const HOSTED_CHECKOUT_MINUTES = 60;
+
 export async function placeOrder(
   db: Db,
   workspaceId: string,
@@ -79,8 +84,9 @@ export async function placeOrder(
   const cart = await cartsOf(db, workspaceId).byId(input.cartId);
   if (cart.orderId) return { order: await orders.byId(cart.orderId), created: false };
 
-  const settings = await commerceSettingsOf(db, workspaceId).get();
-  const method = paymentMethods(settings).find((m) => m.id === input.paymentMethod);
+  const setup = await paymentSetupOf(db, workspaceId);
+  const { settings } = setup;
+  const method = paymentMethods(setup).find((m) => m.id === input.paymentMethod);
   if (!method)
     throw invalid("Choose how you want to pay", [{ field: "paymentMethod", message: "Choose how you want to pay" }]);
 
@@ -108,7 +114,12 @@ export async function placeOrder(
         refuseUnlessReady(quote);
         const at = isoNow();
         const orderId = newId();
-        const reservedUntil = addDays(now(), settings.holdDays).toISOString();
+        // A card provider's customer pays now, on its page: the hold lasts that page's life (ADR 032), not days.
+        const reservedUntil = (
+          method.provider === "manual"
+            ? addDays(now(), settings.holdDays)
+            : new Date(now().getTime() + HOSTED_CHECKOUT_MINUTES * 60_000)
+        ).toISOString();
 
         const last = await trx
           .selectFrom("orders")
@@ -275,6 +286,5 @@ function refuseUnlessReady(quote: Quote): void {
 
 /** What the customer does next for an unpaid order: the provider's instructions (or page). */
 export async function paymentStartOf(db: Db, workspaceId: string, order: Order) {
-  const settings = await commerceSettingsOf(db, workspaceId).get();
-  return providerOf(order.paymentMethod)?.start(order, settings) ?? null;
+  return providerOf(order.paymentMethod)?.start(order, await paymentSetupOf(db, workspaceId)) ?? null;
 }

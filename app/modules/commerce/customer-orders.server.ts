@@ -9,7 +9,7 @@
 import type { Db } from "~db/client";
 import { conflict, notFound } from "~/lib/errors";
 import { now } from "~/lib/clock.server";
-import { ordersOf, type Order, type OrderLine } from "./orders.server";
+import { ordersOf, type Order, type OrderLine, type ReleaseCheckout } from "./orders.server";
 import { paymentStartOf } from "./checkout.server";
 import { commerceSettingsOf } from "./settings.server";
 
@@ -47,7 +47,11 @@ export function customerOrdersOf(db: Db, workspaceId: string, owner: OrderOwner)
       ]);
       return { order, lines, payment, canCancel };
     },
-    async cancel(id: string, origin: string): Promise<Order> {
+    /**
+     * `release` asks a card order's provider first (its open checkout expired); when the provider says the order
+     * was paid meanwhile, the payment stands and the answer is the paid order.
+     */
+    async cancel(id: string, origin: string, release?: ReleaseCheckout): Promise<Order> {
       const order = await own(id);
       if (!(await cancellable(order)))
         throw conflict(
@@ -55,6 +59,7 @@ export function customerOrdersOf(db: Db, workspaceId: string, owner: OrderOwner)
             ? "This order can no longer be cancelled online. Please contact the shop."
             : "A paid or sent order cannot be cancelled online. Please contact the shop.",
         );
+      if (release && !(await release(workspaceId, order))) return orders.byId(id);
       return orders.cancel(id, { customer: true }, { origin });
     },
     /** The order's items, for a new cart (what is no longer sold is left out by the cart's own checks). */

@@ -1,19 +1,25 @@
 import { defineModule } from "~/lib/module";
 import { purgeExpiredCarts } from "./cart.server";
 import { productsEvents } from "./events.server";
+import { paymentsEvents } from "./payment-events.server";
 import { IMPORT_IMAGE_JOB, importImageHandler } from "./import.server";
 import { orderMailHandler } from "./notify.server";
 import { ORDER_MAIL_JOB, expireUnpaidOrders } from "./orders.server";
+import { cardRelease } from "./stripe.server";
 
 /** The shop: catalogue, carts, checkout, orders (ADR 030). */
 export const commerceModule = defineModule({
   name: "commerce",
   contributes: (services) => ({
-    eventFamilies: [productsEvents],
+    eventFamilies: [productsEvents, paymentsEvents],
     jobs: { [ORDER_MAIL_JOB]: orderMailHandler(services), [IMPORT_IMAGE_JOB]: importImageHandler(services) },
     maintenance: [
-      // An unpaid order past its hold gives its stock back; the e-mail links to the deployment's address.
-      () => expireUnpaidOrders(services.db, services.env.PUBLIC_URL ?? `http://localhost:${services.env.PORT}`),
+      // An unpaid order past its hold gives its stock back (a card order's checkout expired at its provider
+      // first); the e-mail links to the deployment's address.
+      () => {
+        const origin = services.env.PUBLIC_URL ?? `http://localhost:${services.env.PORT}`;
+        return expireUnpaidOrders(services.db, origin, cardRelease(services, origin));
+      },
       () => purgeExpiredCarts(services.db),
     ],
   }),

@@ -18,9 +18,8 @@ import { withTokensHidden } from "~/modules/mail/mail.server";
 import { siteAddressOf, siteUrl } from "~/modules/sites/address.server";
 import { formatMoney } from "./money";
 import { ordersOf, type Order, type OrderLine, type OrderMailPayload } from "./orders.server";
-import { providerOf } from "./payments.server";
+import { paymentSetupOf, providerOf } from "./payments.server";
 import { countryName } from "./vocabulary";
-import { commerceSettingsOf } from "./settings.server";
 
 /** How long a guest's link to their order works. */
 export const GUEST_ORDER_LINK_DAYS = 90;
@@ -107,7 +106,7 @@ export function orderMailHandler(services: AppServices): JobHandler {
       });
       link = `${site.origin}/portal/callback?token=${token}`;
     }
-    const settings = await commerceSettingsOf(db, workspaceId).get();
+    const setup = await paymentSetupOf(db, workspaceId);
     const money = (n: number) => formatMoney(n, order.currency);
     const body: string[] = [];
     switch (payload.kind) {
@@ -119,8 +118,9 @@ export function orderMailHandler(services: AppServices): JobHandler {
           ...summaryLines(order, lines),
         );
         if (order.status === "pending") {
-          const start = providerOf(order.paymentMethod)?.start(order, settings);
+          const start = providerOf(order.paymentMethod)?.start(order, setup);
           if (start?.kind === "instructions") body.push("", start.title, start.text);
+          if (start?.kind === "hosted") body.push("", start.title, `${start.text} Pay from your order's page: ${link}`);
         }
         if (order.address)
           body.push(

@@ -74,6 +74,10 @@ export interface Order {
   cancelledAt: string | null;
   cancelReason: string | null;
   erased: boolean;
+  /** The provider's hosted checkout for this order (ADR 032): its id, and its address while it is open. */
+  checkoutReference: string | null;
+  checkoutUrl: string | null;
+  checkoutExpiresAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -113,6 +117,9 @@ export function toOrder(row: OrderRow): Order {
     cancelledAt: row.cancelled_at,
     cancelReason: row.cancel_reason,
     erased: row.erased_at !== null,
+    checkoutReference: row.checkout_reference,
+    checkoutUrl: row.checkout_url,
+    checkoutExpiresAt: row.checkout_expires_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -523,7 +530,7 @@ export function ordersOf(db: Db, workspaceId: string) {
     async cancel(
       orderId: string,
       by: { userId: string } | { customer: true } | { system: "expired" },
-      options: { reason?: string; restock?: boolean; origin: string },
+      options: { reason?: string; restock?: boolean; origin: string; refundReference?: string },
     ): Promise<Order> {
       const cancelled = await db.transaction().execute(async (trx) => {
         const order = await lockedOrder(trx, orderId);
@@ -563,7 +570,7 @@ export function ordersOf(db: Db, workspaceId: string) {
         }
         const actor = "userId" in by ? by.userId : null;
         if (order.status === "paid") {
-          await refundWithin(trx, order, order.total - order.refunded, actor, "Cancelled");
+          await refundWithin(trx, order, order.total - order.refunded, actor, "Cancelled", options.refundReference);
           if (options.restock) await restock(trx, workspaceId, orderId);
         }
         const eventId = await recordOrderEvent(
@@ -581,15 +588,29 @@ export function ordersOf(db: Db, workspaceId: string) {
       return cancelled;
     },
 
-    /** Records a refund (full or partial, never above what was paid and not yet refunded). */
+    /**
+     * Records a refund (full or partial, never above what was paid and not yet refunded). `reference` is the
+     * provider's id for it (a Stripe refund's): recording the same one again — the provider's event after the
+     * console's own call, a retried event — changes nothing.
+     */
     async refund(
       orderId: string,
       amount: number,
-      actorUserId: string,
-      options: { note?: string; restock?: boolean; origin: string },
+      actorUserId: string | null,
+      options: { note?: string; restock?: boolean; origin: string; reference?: string },
     ): Promise<Order> {
       const refunded = await db.transaction().execute(async (trx) => {
         const order = await lockedOrder(trx, orderId);
+        if (options.reference) {
+          const known = await trx
+            .selectFrom("payments")
+            .select("id")
+            .where("workspace_id", "=", workspaceId)
+            .where("provider", "=", order.payment_provider)
+            .where("reference", "=", options.reference)
+            .executeTakeFirst();
+          if (known) return toOrder(order);
+        }
         if (!["paid", "partially_fulfilled", "fulfilled", "completed"].includes(order.status))
           throw conflict(
             order.status === "pending"
@@ -601,7 +622,9 @@ export function ordersOf(db: Db, workspaceId: string) {
           throw invalid("A refund is at most what was paid and not yet refunded", [
             { field: "amount", message: "Too much" },
           ]);
-        await refundWithin(trx, order, amount, actorUserId, options.note ?? "");
+        // Recorded by a concurrent request under the same reference (a double submit): that one stands.
+        if (!(await refundWithin(trx, order, amount, actorUserId, options.note ?? "", options.reference)))
+          return toOrder(order);
         if (options.restock) await restock(trx, workspaceId, orderId);
         if (amount === left)
           await trx
@@ -625,6 +648,107 @@ export function ordersOf(db: Db, workspaceId: string) {
       return refunded;
     },
 
+    /**
+     * A provider's payment for an order already released (its hold ran out, or it was cancelled): recorded with
+     * the refund the provider made of it at once (ADR 032), so the books show both and the order stays cancelled.
+     * Once per payment, however often the provider tells it.
+     */
+    async recordRefundedLatePayment(
+      orderId: string,
+      notice: PaymentNotice,
+      refund: { reference: string; amount: number },
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        await lockedOrder(trx, orderId);
+        const at = isoNow();
+        const inserted = await trx
+          .insertInto("payments")
+          .values({
+            id: newId(),
+            workspace_id: workspaceId,
+            order_id: orderId,
+            provider: notice.provider,
+            kind: "payment",
+            amount: notice.amount,
+            currency: notice.currency,
+            reference: notice.reference,
+            note: "Arrived after the order was released",
+            actor_user_id: null,
+            created_at: at,
+          })
+          .onConflict((oc) => oc.columns(["workspace_id", "provider", "reference"]).doNothing())
+          .executeTakeFirst();
+        if (!Number(inserted.numInsertedOrUpdatedRows ?? 0)) return false;
+        await trx
+          .insertInto("payments")
+          .values({
+            id: newId(),
+            workspace_id: workspaceId,
+            order_id: orderId,
+            provider: notice.provider,
+            kind: "refund",
+            amount: refund.amount,
+            currency: notice.currency,
+            reference: refund.reference,
+            note: "Refunded automatically: the order had been released",
+            actor_user_id: null,
+            created_at: at,
+          })
+          .onConflict((oc) => oc.columns(["workspace_id", "provider", "reference"]).doNothing())
+          .execute();
+        await trx
+          .updateTable("orders")
+          .set((eb) => ({ refunded: eb("refunded", "+", refund.amount), updated_at: at }))
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", orderId)
+          .execute();
+        const eventId = await recordOrderEvent(
+          trx,
+          workspaceId,
+          orderId,
+          "late_payment_refunded",
+          { provider: notice.provider, amount: notice.amount, reference: notice.reference },
+          null,
+        );
+        await queueMail(trx, workspaceId, { orderId, kind: "refunded", eventId, origin: notice.origin });
+        return true;
+      });
+    },
+
+    /** Keeps the provider's hosted checkout made for an unpaid order (ADR 032). */
+    async setCheckout(orderId: string, checkout: { reference: string; url: string | null; expiresAt: string }) {
+      await db
+        .updateTable("orders")
+        .set({
+          checkout_reference: checkout.reference,
+          checkout_url: checkout.url,
+          checkout_expires_at: checkout.expiresAt,
+          updated_at: isoNow(),
+        })
+        .where("workspace_id", "=", workspaceId)
+        .where("id", "=", orderId)
+        .execute();
+    },
+
+    /** The order a provider's hosted checkout was made for (a webhook names the checkout, not always the order). */
+    async byCheckout(reference: string): Promise<Order | null> {
+      const row = await rows().selectAll().where("checkout_reference", "=", reference).executeTakeFirst();
+      return row ? toOrder(row) : null;
+    },
+
+    /** The order a provider's payment paid, by the payment's reference (a Stripe PaymentIntent's id). */
+    async byPaymentReference(provider: string, reference: string): Promise<Order | null> {
+      const row = await db
+        .selectFrom("payments")
+        .select("order_id")
+        .where("workspace_id", "=", workspaceId)
+        .where("provider", "=", provider)
+        .where("kind", "=", "payment")
+        .where("reference", "=", reference)
+        .executeTakeFirst();
+      return row ? this.byId(row.order_id) : null;
+    },
+
     /** E-mails the order's confirmation again (a customer lost it). */
     async resendConfirmation(orderId: string, actorUserId: string, origin: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
@@ -634,18 +758,22 @@ export function ordersOf(db: Db, workspaceId: string) {
       });
     },
 
-    /** Unpaid orders past their hold: cancelled, their stock given back. Answers how many. */
-    async expireUnpaid(origin: string): Promise<number> {
+    /**
+     * Unpaid orders past their hold: cancelled, their stock given back. Answers how many. `release` asks the
+     * order's provider first (ADR 032: a card checkout is expired at the provider; false when it turns out paid).
+     */
+    async expireUnpaid(origin: string, release?: ReleaseCheckout): Promise<number> {
       const due = await rows()
-        .select("id")
+        .selectAll()
         .where("status", "=", "pending")
         .where("reserved_until", "<", isoNow())
         .limit(100)
         .execute();
       let count = 0;
-      for (const { id } of due) {
+      for (const row of due) {
         try {
-          await this.cancel(id, { system: "expired" }, { origin });
+          if (release && !(await release(workspaceId, toOrder(row)))) continue;
+          await this.cancel(row.id, { system: "expired" }, { origin });
           count += 1;
         } catch {
           // Paid or cancelled meanwhile: nothing to expire.
@@ -662,9 +790,10 @@ async function refundWithin(
   amount: number,
   actorUserId: string | null,
   note: string,
-): Promise<void> {
-  if (amount <= 0) return;
-  await trx
+  reference?: string,
+): Promise<boolean> {
+  if (amount <= 0) return false;
+  const inserted = await trx
     .insertInto("payments")
     .values({
       id: newId(),
@@ -674,18 +803,25 @@ async function refundWithin(
       kind: "refund",
       amount,
       currency: order.currency,
-      reference: `refund:${order.id}:${newId()}`,
+      reference: reference ?? `refund:${order.id}:${newId()}`,
       note,
       actor_user_id: actorUserId,
       created_at: isoNow(),
     })
-    .execute();
-  await trx
+    .onConflict((oc) => oc.columns(["workspace_id", "provider", "reference"]).doNothing())
+    .executeTakeFirst();
+  if (!Number(inserted.numInsertedOrUpdatedRows ?? 0)) return false;
+  // Guarded, as stock is: two refunds at once (on Postgres, each read the total before the other) never add up to
+  // more than was paid.
+  const counted = await trx
     .updateTable("orders")
     .set((eb) => ({ refunded: eb("refunded", "+", amount) }))
     .where("id", "=", order.id)
     .where("workspace_id", "=", order.workspace_id)
-    .execute();
+    .where((eb) => eb(eb("refunded", "+", amount), "<=", eb.ref("total")))
+    .executeTakeFirst();
+  if (!Number(counted.numUpdatedRows)) throw conflict("This order was refunded meanwhile; reload it");
+  return true;
 }
 
 /** Puts an order's unsent quantities back on the shelf (a cancelled or refunded paid order). */
@@ -709,8 +845,11 @@ async function restock(trx: Trx, workspaceId: string, orderId: string): Promise<
   }
 }
 
+/** Asked before an unpaid order is released: false when the provider says it was paid meanwhile. */
+export type ReleaseCheckout = (workspaceId: string, order: Order) => Promise<boolean>;
+
 /** The expiry sweep over every workspace (the maintenance loop). */
-export async function expireUnpaidOrders(db: Db, origin: string): Promise<void> {
+export async function expireUnpaidOrders(db: Db, origin: string, release?: ReleaseCheckout): Promise<void> {
   const due = await db
     .selectFrom("orders")
     .select(["workspace_id"])
@@ -719,5 +858,5 @@ export async function expireUnpaidOrders(db: Db, origin: string): Promise<void> 
     .where("reserved_until", "<", isoNow())
     .limit(100)
     .execute();
-  for (const { workspace_id } of due) await ordersOf(db, workspace_id).expireUnpaid(origin);
+  for (const { workspace_id } of due) await ordersOf(db, workspace_id).expireUnpaid(origin, release);
 }

@@ -1,13 +1,42 @@
 /**
- * Payment providers (ADR 030): one interface every provider implements — the manual provider now, Stripe and
- * PayPal with the next issue. A provider says which ways to pay it offers a workspace at checkout, how an order
- * placed with one of them is paid (instructions to show, or a page to send the customer to), and whether it is
- * connected (Settings → Payments, and the shop's readiness).
+ * Payment providers (ADR 030, 032): one interface every provider implements — the manual provider and Stripe
+ * (stripe.server.ts); PayPal joins it. A provider says which ways to pay it offers a workspace at checkout, how an
+ * order placed with one of them is paid (instructions to show, or its hosted page to send the customer to), and
+ * whether it is connected (Settings → Payments, and the shop's readiness).
  *
  * Whatever the provider, a payment is applied by `finalisePayment` (orders.server.ts), which pays an order once
  * however many times or however concurrently it is told.
  */
-import type { CommerceSettings } from "./settings.server";
+import type { Db } from "~db/client";
+import { type PaymentConnection, paymentConnectionsOf } from "./connections.server";
+import { type CommerceSettings, commerceSettingsOf } from "./settings.server";
+
+/** What a provider decides from: the shop's settings and its providers' connections. */
+export interface PaymentSetup {
+  settings: CommerceSettings;
+  connections: PaymentConnection[];
+}
+
+export async function paymentSetupOf(db: Db, workspaceId: string): Promise<PaymentSetup> {
+  const [settings, connections] = await Promise.all([
+    commerceSettingsOf(db, workspaceId).get(),
+    // Only the states are read here: nothing is opened, so no secret box is needed.
+    paymentConnectionsOf({ db, secrets: NO_SECRETS }, workspaceId).list(),
+  ]);
+  return { settings, connections };
+}
+
+const NO_SECRETS = {
+  seal: () => {
+    throw new Error("not for sealing");
+  },
+  open: () => {
+    throw new Error("not for opening");
+  },
+  deriveKey: () => {
+    throw new Error("not for keys");
+  },
+};
 
 export interface PaymentMethod {
   /** `{provider}:{method}`, as stored on the order. */
@@ -18,7 +47,13 @@ export interface PaymentMethod {
   description: string;
 }
 
-export type PaymentStart = { kind: "instructions"; title: string; text: string } | { kind: "redirect"; url: string };
+/**
+ * What the customer does next: read instructions (a bank transfer), or pay on the provider's hosted page, which
+ * the order page's "Pay" button opens (a fresh or the still-open checkout of that provider).
+ */
+export type PaymentStart =
+  | { kind: "instructions"; title: string; text: string }
+  | { kind: "hosted"; provider: string; title: string; text: string; button: string };
 
 export interface ProviderConnection {
   connected: boolean;
@@ -29,20 +64,20 @@ export interface ProviderConnection {
 export interface PaymentProvider {
   id: string;
   name: string;
-  methods(settings: CommerceSettings): PaymentMethod[];
+  methods(setup: PaymentSetup): PaymentMethod[];
   /** What the customer does next for an unpaid order (shown after checkout, in the e-mail and on resume). */
   start(
     order: { number: number; total: number; currency: string; paymentMethod: string },
-    settings: CommerceSettings,
+    setup: PaymentSetup,
   ): PaymentStart;
-  connection(settings: CommerceSettings): ProviderConnection;
+  connection(setup: PaymentSetup): ProviderConnection;
 }
 
 /** Bank transfer with the business's own instructions, or paying when collecting: an operator marks it paid. */
 export const manualProvider: PaymentProvider = {
   id: "manual",
   name: "Manual payments",
-  methods(settings) {
+  methods({ settings }) {
     const methods: PaymentMethod[] = [];
     if (settings.bankTransfer)
       methods.push({
@@ -60,7 +95,7 @@ export const manualProvider: PaymentProvider = {
       });
     return methods;
   },
-  start(order, settings) {
+  start(order, { settings }) {
     if (order.paymentMethod === "manual:pay_on_pickup")
       return {
         kind: "instructions",
@@ -73,7 +108,7 @@ export const manualProvider: PaymentProvider = {
       text: `${settings.bankInstructions}\n\nReference: order #${order.number}`,
     };
   },
-  connection(settings) {
+  connection({ settings }) {
     const ways = [settings.bankTransfer ? "bank transfer" : null, settings.payOnPickup ? "pay on pickup" : null].filter(
       Boolean,
     );
@@ -83,13 +118,48 @@ export const manualProvider: PaymentProvider = {
   },
 };
 
-export const PAYMENT_PROVIDERS: readonly PaymentProvider[] = [manualProvider];
+/**
+ * Stripe's card payments through its hosted Checkout page (ADR 032). Offered once the shop has connected its
+ * Stripe account and the account last answered as able to take charges.
+ */
+export const stripeProvider: PaymentProvider = {
+  id: "stripe",
+  name: "Stripe",
+  methods(setup) {
+    if (!this.connection(setup).connected) return [];
+    return [
+      {
+        id: "stripe:card",
+        provider: "stripe",
+        label: "Card",
+        description: "Pay by card on Stripe's secure page; you come back here when it is done.",
+      },
+    ];
+  },
+  start() {
+    return {
+      kind: "hosted",
+      provider: "stripe",
+      title: "Pay by card",
+      text: "Your order is held for you while you pay. The payment page is Stripe's; you come back here after.",
+      button: "Pay by card",
+    };
+  },
+  connection({ connections }) {
+    const c = connections.find((x) => x.provider === "stripe");
+    if (!c) return { connected: false, detail: "Connect your Stripe account to take card payments." };
+    if (c.status !== "connected") return { connected: false, detail: c.detail };
+    return { connected: true, detail: c.detail };
+  },
+};
+
+export const PAYMENT_PROVIDERS: readonly PaymentProvider[] = [manualProvider, stripeProvider];
 
 export function providerOf(methodId: string): PaymentProvider | undefined {
   const [provider] = methodId.split(":");
   return PAYMENT_PROVIDERS.find((p) => p.id === provider);
 }
 
-export function paymentMethods(settings: CommerceSettings): PaymentMethod[] {
-  return PAYMENT_PROVIDERS.flatMap((p) => p.methods(settings));
+export function paymentMethods(setup: PaymentSetup): PaymentMethod[] {
+  return PAYMENT_PROVIDERS.flatMap((p) => p.methods(setup));
 }

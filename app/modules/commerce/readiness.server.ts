@@ -8,9 +8,8 @@ import type { Db } from "~db/client";
 import { policiesOf } from "~/modules/sites/policies.server";
 import { profileOf } from "~/modules/sites/profile.server";
 import { productsOf } from "./catalogue.server";
-import { PAYMENT_PROVIDERS } from "./payments.server";
+import { PAYMENT_PROVIDERS, paymentSetupOf } from "./payments.server";
 import { shippingOf } from "./prices.server";
-import { commerceSettingsOf } from "./settings.server";
 
 export interface ReadinessItem {
   id: "shop-currency" | "shop-payments" | "shop-shipping" | "shop-policies" | "shop-product";
@@ -22,14 +21,14 @@ export interface ReadinessItem {
 }
 
 export async function shopReadiness(db: Db, workspaceId: string): Promise<ReadinessItem[]> {
-  const [profile, settings, rates, policies, active] = await Promise.all([
+  const [profile, setup, rates, policies, active] = await Promise.all([
     profileOf(db, workspaceId).get(),
-    commerceSettingsOf(db, workspaceId).get(),
+    paymentSetupOf(db, workspaceId),
     shippingOf(db, workspaceId).rates(),
     policiesOf(db, workspaceId).published(),
     productsOf(db, workspaceId).countActive(),
   ]);
-  const connected = PAYMENT_PROVIDERS.some((p) => p.connection(settings).connected);
+  const connected = PAYMENT_PROVIDERS.some((p) => p.connection(setup).connected);
   const published = new Set(policies.map((p) => p.kind));
   return [
     {
@@ -44,7 +43,7 @@ export async function shopReadiness(db: Db, workspaceId: string): Promise<Readin
     {
       id: "shop-payments",
       title: "Get paid",
-      description: "Turn on bank transfer or pay on pickup, so customers can place orders.",
+      description: "Connect Stripe for card payments, or turn on bank transfer or pay on pickup.",
       done: connected,
       href: "/settings/integrations/payments",
       action: "Set up payments",

@@ -62,6 +62,12 @@ export interface EventFamily<
    * JSON, not yet checked by `schema`). Absent: the `webhook-id` header. The id deduplicates deliveries.
    */
   eventId?: (verifiedBody: unknown, headers: Headers) => string | undefined;
+  /**
+   * Provider families whose secret belongs to one workspace alone (a Stripe endpoint's signing secret): a verified
+   * event is that workspace's, so a body naming no workspace (`workspace: ""`, a provider's own object) is applied
+   * to it. A body that names another workspace is still refused.
+   */
+  signedForOneWorkspace?: boolean;
 }
 
 /** For a module's `contributes`: checks the declaration's types where it is written. */

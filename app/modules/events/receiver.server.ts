@@ -293,7 +293,8 @@ async function parseAndApply(
     });
     throw invalid(`The body is not a ${family.family} event`, issues);
   }
-  if (parsed.data.workspace !== workspace.id) {
+  const unnamed = family.signedForOneWorkspace && parsed.data.workspace === "";
+  if (parsed.data.workspace !== workspace.id && !unnamed) {
     await log.settle(rowId, { status: "refused", eventType, reason: "workspace_mismatch" });
     throw forbidden("This event was signed for another workspace than the one named");
   }

@@ -1,0 +1,153 @@
+/**
+ * `/api/webhooks/payments` (ADR 027, 032): the payment providers' events, through the receiver framework — its
+ * rate limits, body cap, event log and duplicate check. Stripe's are signed with the `Stripe-Signature` scheme and
+ * checked with the SDK's own `constructEvent` against the signing secret of the workspace named in the endpoint's
+ * address (`?workspace=`), which only that workspace's connection holds: a verified event is that workspace's. An
+ * event about another workspace's order finds nothing here (404, recorded as refused).
+ *
+ * Applied: a completed checkout pays its order (once, whatever the order with the customer's return); an expired
+ * one releases it; a refund made in Stripe's dashboard is recorded (one the console made is already known by its
+ * id); account updates and a deauthorisation change the connection's state the shop's readiness shows.
+ */
+import Stripe from "stripe";
+import { z } from "zod";
+import type { AppServices } from "~/lib/context";
+import { defineEventFamily } from "~/modules/events/family";
+import { paymentConnectionsOf } from "./connections.server";
+import { ordersOf } from "./orders.server";
+import { type StripeCredentials, releaseStripeCheckout, settleStripeSession } from "./stripe.server";
+
+/**
+ * Stripe's signature over the exact bytes, by the SDK. `"stale"` when the signature is right but its timestamp is
+ * outside the window (the receiver tells the two apart in its log).
+ */
+export function verifyStripeSignature(
+  header: string,
+  raw: Buffer,
+  secrets: string[],
+  nowSeconds: number,
+  toleranceSeconds: number,
+): boolean | "stale" {
+  const signed = secrets.some((secret) => {
+    try {
+      // Tolerance 0: the signature alone. The SDK's window looks only backwards; ours is both ways, as for every
+      // family (a timestamp from the future is as suspect as an old one).
+      Stripe.webhooks.constructEvent(raw, header, secret, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (!signed) return false;
+  const timestamp = Number(/(?:^|,)t=(\d+)/.exec(header)?.[1]);
+  return Math.abs(nowSeconds - timestamp) <= toleranceSeconds ? true : "stale";
+}
+
+const StripeEvent = z
+  .object({
+    id: z.string().min(1).max(255),
+    object: z.literal("event"),
+    type: z.string().min(1).max(100),
+    data: z.object({ object: z.object({ id: z.string().max(255) }).passthrough() }),
+  })
+  .passthrough()
+  .transform((e) => {
+    const metadata = (e.data.object as { metadata?: Record<string, unknown> | null }).metadata;
+    // The workspace an object names (our checkouts and payments carry it); "" for Stripe's own (an account).
+    const named = typeof metadata?.atrium_workspace === "string" ? metadata.atrium_workspace : "";
+    return { ...e, workspace: named, event: e as unknown as Stripe.Event };
+  });
+
+const originOf = (services: AppServices) => services.env.PUBLIC_URL ?? `http://localhost:${services.env.PORT}`;
+
+export const paymentsEvents = defineEventFamily({
+  family: "payments",
+  schema: StripeEvent,
+  signedForOneWorkspace: true,
+  tags: ["product", "shop"],
+  describe: {
+    summary: "Payment providers' events (Stripe: checkout, refund and account events)",
+    description:
+      "Stripe sends these to the endpoint Atrium registers when a shop connects its account " +
+      "(`/api/webhooks/payments?workspace={id}`), signed with `Stripe-Signature` (`t=…,v1=…`) and that endpoint's " +
+      "signing secret. `checkout.session.completed` and `.async_payment_succeeded` pay the order the session was " +
+      "made for, `checkout.session.expired` releases it, `refund.created` records a refund made in Stripe, " +
+      "`account.updated` and `account.application.deauthorized` change the connection's state. Each event id is " +
+      "applied once; other types are acknowledged and ignored.",
+    example: {
+      id: "evt_1QExample",
+      object: "event",
+      type: "checkout.session.completed",
+      data: { object: { id: "cs_test_example", metadata: { atrium_workspace: "01JB6Z0000000000000000000" } } },
+    },
+  },
+  async secret(services, workspaceId) {
+    const connection = await paymentConnectionsOf(services, workspaceId).get("stripe");
+    if (!connection) return [];
+    const credentials = await paymentConnectionsOf(services, workspaceId).credentials<StripeCredentials>("stripe");
+    return [credentials.webhookSecret];
+  },
+  verify(headers, raw, secrets, nowSeconds, tolerance) {
+    const header = headers.get("stripe-signature");
+    if (!header) return false;
+    return verifyStripeSignature(header, raw, secrets, nowSeconds, tolerance);
+  },
+  eventId: (body) => {
+    const id = (body as { id?: unknown } | null)?.id;
+    return typeof id === "string" ? id : undefined;
+  },
+  async apply(services, workspace, { event }) {
+    const orders = ordersOf(services.db, workspace.id);
+    const connections = paymentConnectionsOf(services, workspace.id);
+    switch (event.type) {
+      case "checkout.session.completed":
+      case "checkout.session.async_payment_succeeded":
+        await settleStripeSession(services, workspace.id, event.data.object, originOf(services));
+        return;
+      case "checkout.session.expired": {
+        const order = await orders.byCheckout(event.data.object.id);
+        if (!order || order.status !== "pending") return;
+        if (await releaseStripeCheckout(services, workspace.id, order, originOf(services)))
+          await orders.cancel(order.id, { system: "expired" }, { origin: originOf(services) });
+        return;
+      }
+      case "refund.created": {
+        const refund = event.data.object;
+        const paymentIntent =
+          typeof refund.payment_intent === "string" ? refund.payment_intent : refund.payment_intent?.id;
+        if (!paymentIntent) return;
+        const order = await orders.byPaymentReference("stripe", paymentIntent);
+        if (!order) return;
+        if (order.status === "pending" || order.status === "cancelled") return;
+        await orders.refund(order.id, refund.amount, null, {
+          reference: refund.id,
+          note: "Refunded in Stripe",
+          origin: originOf(services),
+        });
+        return;
+      }
+      case "account.updated": {
+        const account = event.data.object;
+        const ready = account.charges_enabled !== false;
+        const name = account.settings?.dashboard?.display_name || account.business_profile?.name || account.id;
+        await connections.setState(
+          "stripe",
+          ready ? "connected" : "error",
+          ready
+            ? `Card payments go to ${name} (${account.id}).`
+            : `Stripe says ${name} cannot take payments now: see your Stripe dashboard.`,
+        );
+        return;
+      }
+      case "account.application.deauthorized":
+        await connections.setState(
+          "stripe",
+          "deauthorized",
+          "Your Stripe account disconnected Atrium. Connect it again to take card payments.",
+        );
+        return;
+      default:
+        return;
+    }
+  },
+});

@@ -1,0 +1,412 @@
+/**
+ * A local Stripe for tests and development (ADR 032): the parts of Stripe's API the official SDK calls for Atrium —
+ * the account, webhook endpoints, Checkout Sessions with their hosted page, refunds — answering with objects typed
+ * by the SDK's own `Stripe.*` types, and events signed by the SDK's own test-header helper and posted to the
+ * registered endpoints, as Stripe does. The SDK under test talks to it over HTTP (`STRIPE_API_URL`); nothing of
+ * Stripe's is replaced inside Atrium.
+ *
+ * Tests can hold events (`hold()`) and deliver them later, in any order, twice or at once (`release`, `deliver`),
+ * pay a session without a browser (`pay`), and make the next calls fail (`failNext`).
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+
+type Json = Record<string, unknown>;
+
+export interface FakeStripeEvent {
+  event: Stripe.Event;
+  /** The endpoint it goes to (its URL) and the signed body and header it was (or will be) sent with. */
+  url: string;
+  body: string;
+  header: string;
+}
+
+interface Account {
+  key: string;
+  account: Stripe.Account;
+  endpoints: Stripe.WebhookEndpoint[];
+  sessions: Map<string, Stripe.Checkout.Session>;
+  intents: Map<string, Stripe.PaymentIntent>;
+  refunds: Stripe.Refund[];
+}
+
+const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
+const seconds = () => Math.floor(Date.now() / 1000);
+
+/** `a[b][0][c]=v` (Stripe's form encoding) into nested objects and arrays. */
+export function decodeForm(body: string): Json {
+  const out: Json = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    const path = key.split(/\[|\]\[|\]/).filter((p) => p !== "");
+    let node: Record<string, unknown> = out;
+    path.forEach((part, i) => {
+      if (i === path.length - 1) node[part] = value;
+      else {
+        const next = path[i + 1]!;
+        node[part] ??= /^\d+$/.test(next) ? [] : {};
+        node = node[part] as Record<string, unknown>;
+      }
+    });
+  }
+  return out;
+}
+
+function stripeError(res: ServerResponse, status: number, type: string, message: string, code?: string) {
+  res.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
+  res.end(JSON.stringify({ error: { type, message, ...(code ? { code } : {}) } }));
+}
+
+export interface FakeStripe {
+  url: string;
+  /** Registers an account and answers its secret key. */
+  addAccount(name: string, options?: { chargesEnabled?: boolean }): string;
+  accountOf(key: string): Account;
+  /** Events are kept instead of sent until `release()`. */
+  hold(): void;
+  /** Sends the held events (in the order given, or as they came) and sends later ones at once again. */
+  release(order?: (events: FakeStripeEvent[]) => FakeStripeEvent[]): Promise<Response[]>;
+  held: FakeStripeEvent[];
+  /** Every event made, sent or held. */
+  events: FakeStripeEvent[];
+  /** Posts an event's signed body to its endpoint (again). */
+  deliver(event: FakeStripeEvent): Promise<Response>;
+  /** Makes and signs an event on an account's endpoints (an account update, a dashboard refund, …). */
+  emit(key: string, type: string, object: unknown): FakeStripeEvent[];
+  /** Completes a session as the hosted page's Pay button does; answers the URL the customer is sent back to. */
+  pay(sessionId: string): Promise<string>;
+  /** A refund made in Stripe's dashboard. */
+  refundInDashboard(key: string, paymentIntent: string, amount: number): Promise<Stripe.Refund>;
+  /** The next `count` API calls answer `status` (500: garbage; 0: no answer until the client gives up). */
+  failNext(count: number, status: number): void;
+  requests: Array<{ method: string; path: string; idempotencyKey: string | null }>;
+  close(): Promise<void>;
+}
+
+export async function startFakeStripe(options: { port?: number; host?: string } = {}): Promise<FakeStripe> {
+  const accounts = new Map<string, Account>();
+  const idempotent = new Map<string, { status: number; body: string }>();
+  let holding = false;
+  let failures: { count: number; status: number } = { count: 0, status: 500 };
+  const fake = {} as FakeStripe;
+  fake.held = [];
+  fake.events = [];
+  fake.requests = [];
+
+  const byKey = (req: IncomingMessage) => {
+    const auth = req.headers.authorization ?? "";
+    return accounts.get(auth.replace(/^Bearer /, ""));
+  };
+  const sessionOwner = (sessionId: string) => [...accounts.values()].find((a) => a.sessions.has(sessionId));
+
+  function makeEvents(account: Account, type: string, object: unknown): FakeStripeEvent[] {
+    const event = {
+      id: id("evt"),
+      object: "event",
+      api_version: "2026-10-28.endive",
+      created: seconds(),
+      livemode: false,
+      pending_webhooks: account.endpoints.length,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object },
+    } as unknown as Stripe.Event;
+    const body = JSON.stringify(event);
+    const made = account.endpoints
+      .filter((e) => e.enabled_events.includes("*") || e.enabled_events.includes(type))
+      .map((endpoint) => ({
+        event,
+        url: endpoint.url,
+        body,
+        header: Stripe.webhooks.generateTestHeaderString({ payload: body, secret: endpoint.secret! }),
+      }));
+    fake.events.push(...made);
+    if (holding) fake.held.push(...made);
+    else for (const e of made) void fake.deliver(e).catch(() => undefined);
+    return made;
+  }
+
+  fake.deliver = (e) =>
+    fetch(e.url, {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": e.header },
+      body: e.body,
+    });
+  fake.hold = () => {
+    holding = true;
+  };
+  fake.release = async (order) => {
+    holding = false;
+    const due = order ? order(fake.held) : fake.held;
+    fake.held = [];
+    const answers: Response[] = [];
+    for (const e of due) answers.push(await fake.deliver(e));
+    return answers;
+  };
+  fake.emit = (key, type, object) => makeEvents(fake.accountOf(key), type, object);
+  fake.failNext = (count, status) => {
+    failures = { count, status };
+  };
+  fake.accountOf = (key) => {
+    const account = accounts.get(key);
+    if (!account) throw new Error(`no fake Stripe account for ${key}`);
+    return account;
+  };
+  fake.addAccount = (name, opts = {}) => {
+    const key = `sk_test_${randomBytes(12).toString("hex")}`;
+    const account = {
+      id: id("acct"),
+      object: "account",
+      business_profile: { name },
+      settings: { dashboard: { display_name: name } },
+      charges_enabled: opts.chargesEnabled ?? true,
+      email: `owner@${name.toLowerCase().replace(/[^a-z]+/g, "")}.test`,
+      country: "GB",
+      default_currency: "gbp",
+    } as unknown as Stripe.Account;
+    accounts.set(key, { key, account, endpoints: [], sessions: new Map(), intents: new Map(), refunds: [] });
+    return key;
+  };
+
+  function complete(account: Account, session: Stripe.Checkout.Session): string {
+    if (session.status === "open") {
+      const intent = {
+        id: id("pi"),
+        object: "payment_intent",
+        amount: session.amount_total,
+        amount_received: session.amount_total,
+        currency: session.currency,
+        status: "succeeded",
+        metadata: session.metadata,
+      } as unknown as Stripe.PaymentIntent;
+      account.intents.set(intent.id, intent);
+      Object.assign(session, { status: "complete", payment_status: "paid", payment_intent: intent.id, url: null });
+      makeEvents(account, "checkout.session.completed", session);
+    }
+    return session.success_url!.replace("{CHECKOUT_SESSION_ID}", session.id);
+  }
+
+  fake.pay = async (sessionId) => {
+    const account = sessionOwner(sessionId);
+    if (!account) throw new Error(`no such session ${sessionId}`);
+    return complete(account, account.sessions.get(sessionId)!);
+  };
+
+  function refund(account: Account, paymentIntent: string, amount: number | null): Stripe.Refund | string {
+    const intent = account.intents.get(paymentIntent);
+    if (!intent) return `No such payment_intent: '${paymentIntent}'`;
+    const refunded = account.refunds
+      .filter((r) => r.payment_intent === paymentIntent)
+      .reduce((n, r) => n + r.amount, 0);
+    const left = intent.amount - refunded;
+    const value = amount ?? left;
+    if (value <= 0 || value > left)
+      return `Refund amount (${value}) is greater than unrefunded amount on charge (${left})`;
+    const made = {
+      id: id("re"),
+      object: "refund",
+      amount: value,
+      currency: intent.currency,
+      payment_intent: paymentIntent,
+      status: "succeeded",
+      created: seconds(),
+      metadata: {},
+    } as unknown as Stripe.Refund;
+    account.refunds.push(made);
+    makeEvents(account, "refund.created", made);
+    return made;
+  }
+
+  fake.refundInDashboard = async (key, paymentIntent, amount) => {
+    const made = refund(fake.accountOf(key), paymentIntent, amount);
+    if (typeof made === "string") throw new Error(made);
+    return made;
+  };
+
+  const hostedPage = (session: Stripe.Checkout.Session, account: Account) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Pay ${account.account.settings?.dashboard?.display_name ?? ""} · Stripe (local fake)</title>
+<style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1f36}
+.amount{font-size:2rem;font-weight:600}button{width:100%;padding:.8rem;font-size:1rem;border:0;border-radius:6px;
+background:#635bff;color:#fff;cursor:pointer}.note{color:#697386;font-size:.85rem}</style></head><body>
+<p>${account.account.settings?.dashboard?.display_name ?? ""}</p>
+<p class="amount">${((session.amount_total ?? 0) / 100).toFixed(2)} ${(session.currency ?? "").toUpperCase()}</p>
+<p>${session.customer_email ?? ""}</p>
+${
+  session.status === "open"
+    ? `<form method="post"><label>Card number <input name="card" value="4242 4242 4242 4242" autocomplete="off"></label>
+<p><button type="submit">Pay</button></p></form><p><a href="${session.cancel_url}">Back to the shop</a></p>`
+    : `<p role="alert">This checkout is ${session.status}.</p>`
+}
+<p class="note">A local stand-in for Stripe Checkout: no card is charged.</p></body></html>`;
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, path: string, body: Json): Promise<void> {
+    const account = byKey(req);
+    if (!account)
+      return stripeError(
+        res,
+        401,
+        "invalid_request_error",
+        "Invalid API Key provided: sk_test_****",
+        "api_key_invalid",
+      );
+    const json = (status: number, value: unknown) => {
+      const text = JSON.stringify(value);
+      const key = req.headers["idempotency-key"];
+      if (typeof key === "string" && req.method === "POST")
+        idempotent.set(`${account.key}:${key}`, { status, body: text });
+      res.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
+      res.end(text);
+    };
+    let m: RegExpExecArray | null;
+    if (req.method === "GET" && path === "/v1/account") return json(200, account.account);
+    if (req.method === "POST" && path === "/v1/webhook_endpoints") {
+      const events = (body.enabled_events as string[] | undefined) ?? [];
+      const endpoint = {
+        id: id("we"),
+        object: "webhook_endpoint",
+        url: String(body.url),
+        enabled_events: events,
+        secret: `whsec_${randomBytes(24).toString("base64url")}`,
+        status: "enabled",
+        metadata: body.metadata ?? {},
+      } as unknown as Stripe.WebhookEndpoint;
+      account.endpoints.push(endpoint);
+      return json(200, endpoint);
+    }
+    if (req.method === "DELETE" && (m = /^\/v1\/webhook_endpoints\/([\w]+)$/.exec(path))) {
+      account.endpoints = account.endpoints.filter((e) => e.id !== m![1]);
+      return json(200, { id: m[1], object: "webhook_endpoint", deleted: true });
+    }
+    if (req.method === "POST" && path === "/v1/checkout/sessions") {
+      const lines = (body.line_items as Array<Json> | undefined) ?? [];
+      const line = lines[0] as { quantity?: string; price_data?: { currency?: string; unit_amount?: string } };
+      if (!line?.price_data?.currency || !line.price_data.unit_amount)
+        return stripeError(res, 400, "invalid_request_error", "Missing required param: line_items[0][price_data].");
+      const expiresAt = Number(body.expires_at ?? seconds() + 86_400);
+      if (expiresAt < seconds() + 30 * 60 - 5)
+        return stripeError(
+          res,
+          400,
+          "invalid_request_error",
+          "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.",
+        );
+      const sessionId = `cs_test_${randomBytes(16).toString("hex")}`;
+      const origin = `http://${req.headers.host}`;
+      const session = {
+        id: sessionId,
+        object: "checkout.session",
+        mode: body.mode,
+        status: "open",
+        payment_status: "unpaid",
+        amount_total: Number(line.price_data.unit_amount) * Number(line.quantity ?? 1),
+        amount_subtotal: Number(line.price_data.unit_amount) * Number(line.quantity ?? 1),
+        currency: line.price_data.currency,
+        client_reference_id: body.client_reference_id ?? null,
+        customer_email: body.customer_email ?? null,
+        metadata: body.metadata ?? {},
+        success_url: body.success_url,
+        cancel_url: body.cancel_url,
+        expires_at: expiresAt,
+        created: seconds(),
+        payment_intent: null,
+        url: `${origin}/pay/${sessionId}`,
+        livemode: false,
+      } as unknown as Stripe.Checkout.Session;
+      account.sessions.set(sessionId, session);
+      return json(200, session);
+    }
+    if ((m = /^\/v1\/checkout\/sessions\/(cs_[\w]+)(\/expire)?$/.exec(path))) {
+      const session = account.sessions.get(m[1]!);
+      if (!session)
+        return stripeError(
+          res,
+          404,
+          "invalid_request_error",
+          `No such checkout.session: '${m[1]}'`,
+          "resource_missing",
+        );
+      if (req.method === "GET" && !m[2]) return json(200, session);
+      if (req.method === "POST" && m[2]) {
+        if (session.status !== "open")
+          return stripeError(
+            res,
+            400,
+            "invalid_request_error",
+            `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+          );
+        Object.assign(session, { status: "expired", url: null });
+        makeEvents(account, "checkout.session.expired", session);
+        return json(200, session);
+      }
+    }
+    if (req.method === "POST" && path === "/v1/refunds") {
+      const made = refund(account, String(body.payment_intent ?? ""), body.amount ? Number(body.amount) : null);
+      if (typeof made === "string")
+        return stripeError(res, 400, "invalid_request_error", made, "charge_already_refunded");
+      return json(200, made);
+    }
+    return stripeError(res, 404, "invalid_request_error", `Unrecognized request URL (${req.method}: ${path}).`);
+  }
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? "/", "http://fake");
+      const raw = await readBody(req);
+      const page = /^\/pay\/(cs_test_[0-9a-f]+)$/.exec(url.pathname);
+      if (page) {
+        const account = sessionOwner(page[1]!);
+        const session = account?.sessions.get(page[1]!);
+        if (!account || !session) {
+          res.writeHead(404, { "content-type": "text/plain" });
+          return res.end("No such checkout");
+        }
+        if (req.method === "POST" && session.status === "open") {
+          res.writeHead(303, { location: complete(account, session) });
+          return res.end();
+        }
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        return res.end(hostedPage(session, account));
+      }
+      const key = req.headers["idempotency-key"];
+      fake.requests.push({
+        method: req.method ?? "",
+        path: url.pathname,
+        idempotencyKey: typeof key === "string" ? key : null,
+      });
+      if (failures.count > 0) {
+        failures.count -= 1;
+        if (failures.status === 0) return; // never answers: the SDK's timeout
+        res.writeHead(failures.status, { "content-type": "text/html" });
+        return res.end("<html>upstream error</html>");
+      }
+      const auth = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+      const replay = typeof key === "string" && req.method === "POST" ? idempotent.get(`${auth}:${key}`) : undefined;
+      if (replay) {
+        res.writeHead(replay.status, { "content-type": "application/json", "idempotent-replayed": "true" });
+        return res.end(replay.body);
+      }
+      const body = req.method === "GET" ? Object.fromEntries(url.searchParams) : decodeForm(raw);
+      await api(req, res, url.pathname, body);
+    })().catch((error: unknown) => {
+      res.writeHead(500);
+      res.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
+  const address = server.address() as AddressInfo;
+  fake.url = `http://127.0.0.1:${address.port}`;
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return fake;
+}
