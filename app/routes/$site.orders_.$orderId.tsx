@@ -18,6 +18,7 @@ import { page } from "~/lib/routes.server";
 import { portalVisitor, type PortalVisitor } from "~/modules/access/customer.server";
 import { cartCookie, cartsOf } from "~/modules/commerce/cart.server";
 import { customerOrdersOf } from "~/modules/commerce/customer-orders.server";
+import { invoicesOf } from "~/modules/commerce/invoices.server";
 import { cardRelease, confirmStripeReturn, stripeCheckoutFor } from "~/modules/commerce/stripe.server";
 import { formatMoney } from "~/modules/commerce/money";
 import { ORDER_STATUS_LABELS, countryName } from "~/modules/commerce/vocabulary";
@@ -68,8 +69,10 @@ export const loader = page("customer", async ({ request, params, context }: Load
     }
   }
   const { order, lines, payment, canCancel } = await ordersFor(context, visitor).detail(id);
+  const invoice = await invoicesOf(context.services.db, visitor.site.workspace.id).forOrder(order.id);
   return {
     confirming,
+    invoice: invoice && { number: invoice.number },
     order,
     lines,
     payment,
@@ -207,6 +210,11 @@ export default function OrderPage() {
         shippingLabel={order.shippingMethod}
       />
       {order.refunded > 0 ? <p className="portal-muted">Refunded: {money(order.refunded)}</p> : null}
+      {d.invoice ? (
+        <p>
+          <a href={`${d.base}/orders/${order.id}/invoice.pdf`}>Download invoice {d.invoice.number} (PDF)</a>
+        </p>
+      ) : null}
       <div className="order-meta">
         <section>
           <h2>Contact</h2>

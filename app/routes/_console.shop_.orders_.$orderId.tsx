@@ -10,6 +10,7 @@ import { type FormResult, runForm } from "~/lib/forms.server";
 import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { formatMoney, moneyInput, parseMoney } from "~/modules/commerce/money";
+import { invoicesOf } from "~/modules/commerce/invoices.server";
 import { releaseStripeCheckout, refundThroughStripe } from "~/modules/commerce/stripe.server";
 import { ordersOf } from "~/modules/commerce/orders.server";
 import { ORDER_STATUS_LABELS, countryName } from "~/modules/commerce/vocabulary";
@@ -50,7 +51,7 @@ export const loader = page("operator", async ({ request, params, context }: Load
   const { db } = context.services;
   const orders = ordersOf(db, workspace.id);
   const order = await orders.byId(params.orderId ?? "");
-  const [lines, events, payments, profile, members] = await Promise.all([
+  const [lines, events, payments, profile, members, invoice] = await Promise.all([
     orders.linesOf(order.id),
     orders.eventsOf(order.id),
     orders.paymentsOf(order.id),
@@ -61,6 +62,7 @@ export const loader = page("operator", async ({ request, params, context }: Load
       .select(["users.id", "users.email"])
       .where("m.workspace_id", "=", workspace.id)
       .execute(),
+    invoicesOf(db, workspace.id).forOrder(order.id),
   ]);
   const who = new Map(members.map((m) => [m.id, m.email]));
   const when = (iso: string) =>
@@ -71,6 +73,7 @@ export const loader = page("operator", async ({ request, params, context }: Load
   return {
     canEdit: roleAtLeast(role, "editor"),
     slip: new URL(request.url).searchParams.has("slip"),
+    invoice: invoice && { number: invoice.number },
     done: new URL(request.url).searchParams.get("done"),
     business: { name: workspace.name, address: profile.address },
     order: { ...order, placed: when(order.createdAt) },
@@ -301,6 +304,11 @@ export default function OrderDetail() {
           <Link className="button secondary" to={`/shop/orders/${order.id}?slip=1`}>
             Packing slip
           </Link>
+          {d.invoice ? (
+            <a className="button secondary" href={`/shop/orders/${order.id}/invoice.pdf`}>
+              Invoice {d.invoice.number} (PDF)
+            </a>
+          ) : null}
         </div>
       </div>
       <SectionTabs label="Shop" tabs={SHOP_TABS} />

@@ -1,6 +1,6 @@
 /**
- * Owned by `app/modules/commerce` (issue 17, ADR 030). Created in 0027-commerce; `payment_connections` and the
- * orders' `checkout_*` columns in 0028-commerce-payment-providers (ADR 032). Money columns are integers
+ * Owned by `app/modules/commerce` (issue 17, ADR 030). Created in 0027-commerce; `payment_connections`,
+ * `invoices`, `invoice_counters` and the orders' `checkout_*` columns in 0028-commerce-payment-providers (ADR 032). Money columns are integers
  * in minor units (an order's in its own `currency`, the catalogue's in the business profile's).
  */
 import type { Selectable } from "kysely";
@@ -313,6 +313,20 @@ export interface PaymentConnectionsTable {
   updated_at: string;
 }
 
+/** One per paid order; `number` counts from 1 per workspace without gaps (invoice_counters). */
+export interface InvoicesTable {
+  id: string;
+  workspace_id: string;
+  order_id: string;
+  number: number;
+  issued_at: string;
+}
+
+export interface InvoiceCountersTable {
+  workspace_id: string;
+  last_number: number;
+}
+
 export interface IdempotencyKeysTable {
   workspace_id: string;
   /** `customer:{id}`, `cart:{id}` or `manage:{tokenId}`: another caller's key never replays this answer. */
@@ -346,6 +360,8 @@ export interface CommerceTables {
   order_events: OrderEventsTable;
   payments: PaymentsTable;
   payment_connections: PaymentConnectionsTable;
+  invoices: InvoicesTable;
+  invoice_counters: InvoiceCountersTable;
   idempotency_keys: IdempotencyKeysTable;
 }
 

@@ -137,6 +137,8 @@ export function orderMailHandler(services: AppServices): JobHandler {
       case "paid":
         body.push(
           `${workspace.name} received your payment of ${money(order.total)} for order #${order.number}. We will let you know when it is on its way.`,
+          "",
+          "Your invoice (PDF) is on your order's page, below.",
         );
         break;
       case "fulfilled":

@@ -426,6 +426,7 @@ export function ordersOf(db: Db, workspaceId: string) {
           return { applied: false, order: toOrder(await lockedOrder(trx, orderId)) };
         }
         await endReservations(trx, workspaceId, orderId, "sell");
+        await issueInvoice(trx, workspaceId, orderId);
         const eventId = await recordOrderEvent(
           trx,
           workspaceId,
@@ -822,6 +823,32 @@ async function refundWithin(
     .executeTakeFirst();
   if (!Number(counted.numUpdatedRows)) throw conflict("This order was refunded meanwhile; reload it");
   return true;
+}
+
+/**
+ * The paid order's invoice, numbered in the payment's transaction: the workspace's counter moves by one with
+ * the payment or not at all (a rolled-back payment takes its number back), so numbers have no gaps; on Postgres
+ * the counter's row lock queues concurrent payments of one workspace for this one statement.
+ */
+async function issueInvoice(trx: Trx, workspaceId: string, orderId: string): Promise<void> {
+  const counted = await trx
+    .insertInto("invoice_counters")
+    .values({ workspace_id: workspaceId, last_number: 1 })
+    .onConflict((oc) =>
+      oc.column("workspace_id").doUpdateSet((eb) => ({ last_number: eb("invoice_counters.last_number", "+", 1) })),
+    )
+    .returning("last_number")
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto("invoices")
+    .values({
+      id: newId(),
+      workspace_id: workspaceId,
+      order_id: orderId,
+      number: counted.last_number,
+      issued_at: isoNow(),
+    })
+    .execute();
 }
 
 /** Puts an order's unsent quantities back on the shelf (a cancelled or refunded paid order). */
