@@ -214,6 +214,9 @@ describe("a customer's portal", () => {
     await page.goto(`${suite.server.url}/${SLUG}/saved`);
     await page.getByText("Nothing saved yet.").waitFor();
     await check(page, "saved");
+    await page.goto(`${suite.server.url}/${SLUG}/billing`);
+    await page.getByText("No invoices yet.").waitFor();
+    await check(page, "billing-empty");
     await page.goto(`${suite.server.url}/${SLUG}/profile`);
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download my data (JSON)" }).click();

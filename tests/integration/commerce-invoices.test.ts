@@ -109,6 +109,29 @@ describe("invoices", () => {
     expect(await pdfText(await ada.get(`/${b.slug}/orders/${adas}/invoice.pdf`))).toContain("Invoice 1");
     expect((await ada.get(`/${b.slug}/orders/${bobs}/invoice.pdf`)).status).toBe(404);
     expect((await bob.get(`/${b.slug}/orders/${adas}/invoice.pdf`)).status).toBe(404);
+
+    // Their billing page and the customer API list their own invoice only.
+    const billing = (await (await ada.get(`/${b.slug}/billing`)).text()).replace(/<!-- -->/g, "");
+    expect(billing).toContain("Invoice 1 · $8.45");
+    expect(billing).toContain(`/${b.slug}/orders/${adas}/invoice.pdf`);
+    expect(billing).not.toContain(bobs);
+    const site = { "x-atrium-site": b.slug };
+    const overview = (await (await ada.get("/api/v1/billing/overview", site)).json()) as {
+      invoices: Array<{ number: number; orderId: string; total: number; pdf: string }>;
+      total: number;
+    };
+    expect(overview.total).toBe(1);
+    expect(overview.invoices).toMatchObject([
+      { number: 1, orderId: adas, total: 845, pdf: `/${b.slug}/orders/${adas}/invoice.pdf` },
+    ]);
+    const bobsOverview = (await (await bob.get("/api/v1/billing/overview", site)).json()) as {
+      invoices: Array<{ orderId: string }>;
+    };
+    expect(bobsOverview.invoices.map((i) => i.orderId)).toEqual([bobs]);
+    expect((await new Client(server.url).get("/api/v1/billing/overview", site)).status).toBe(401);
+    // A new customer's billing page says what will appear there.
+    const carol = await signInCustomer(server.url, b.slug, uniqueEmail("carol"));
+    expect(await (await carol.get(`/${b.slug}/billing`)).text()).toContain("No invoices yet.");
   });
 
   it("numbers each workspace's invoices from 1 without gaps, also when orders are paid at once", async () => {

@@ -133,6 +133,24 @@ export const OrderListOutput = z.object({
   total: z.number().int(),
 });
 
+export const BillingOverviewOutput = z.object({
+  invoices: z.array(
+    z.object({
+      number: z.number().int(),
+      issuedAt: z.string(),
+      orderId: z.string(),
+      orderNumber: z.number().int(),
+      currency: z.string(),
+      total: z.number().int().describe("Minor units of the order's currency"),
+      refunded: z.number().int(),
+      pdf: z.string().describe("The invoice's PDF, on the site (the customer's session cookie or bearer token)"),
+    }),
+  ),
+  page: z.number().int(),
+  pages: z.number().int(),
+  total: z.number().int(),
+});
+
 export const ReorderOutput = z.object({
   lines: z.array(z.object({ variantId: z.string(), quantity: z.number().int() })),
   validation: CartValidateOutput,

@@ -19,8 +19,60 @@ export interface Invoice {
   issuedAt: string;
 }
 
+/** A customer's invoice as their billing page and `GET /api/v1/billing/overview` list it. */
+export interface CustomerInvoice {
+  number: number;
+  issuedAt: string;
+  orderId: string;
+  orderNumber: number;
+  total: number;
+  refunded: number;
+  currency: string;
+}
+
 export function invoicesOf(db: Db, workspaceId: string) {
+  const customers = (customerId: string) =>
+    db
+      .selectFrom("invoices as i")
+      .innerJoin("orders as o", "o.id", "i.order_id")
+      .where("i.workspace_id", "=", workspaceId)
+      .where("o.workspace_id", "=", workspaceId)
+      .where("o.customer_id", "=", customerId);
   return {
+    /** A signed-in customer's invoices, newest first: only orders that are theirs. */
+    async ofCustomer(customerId: string, page: { size: number; offset: number }): Promise<CustomerInvoice[]> {
+      const rows = await customers(customerId)
+        .select([
+          "i.number",
+          "i.issued_at",
+          "o.id as order_id",
+          "o.number as order_number",
+          "o.total",
+          "o.refunded",
+          "o.currency",
+        ])
+        .orderBy("i.number", "desc")
+        .limit(page.size)
+        .offset(page.offset)
+        .execute();
+      return rows.map((r) => ({
+        number: r.number,
+        issuedAt: r.issued_at,
+        orderId: r.order_id,
+        orderNumber: r.order_number,
+        total: r.total,
+        refunded: r.refunded,
+        currency: r.currency,
+      }));
+    },
+
+    async countOfCustomer(customerId: string): Promise<number> {
+      const row = await customers(customerId)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     async forOrder(orderId: string): Promise<Invoice | null> {
       const row = await db
         .selectFrom("invoices")
