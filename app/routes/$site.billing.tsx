@@ -10,7 +10,7 @@ import { formatMoney } from "~/modules/commerce/money";
 import { PRIVATE } from "~/modules/customers/portal.server";
 import { linkBase } from "~/modules/sites/address.server";
 import { SITE_LAYOUT_ID, type SiteChrome, withSiteChrome } from "~/site/chrome";
-import { PortalFrame, formatWhen } from "~/site/portal";
+import { PortalFrame, PortalPages, formatWhen } from "~/site/portal";
 import type { RouteHandle } from "~/ui/handle";
 import portalCss from "~/styles/site-portal.css?url";
 import shopCss from "~/styles/site-shop.css?url";
@@ -83,15 +83,7 @@ export default function Billing() {
               </li>
             ))}
           </ul>
-          {pages > 1 ? (
-            <nav className="portal-pages" aria-label="Invoice pages">
-              {current > 1 ? <a href={`${base}/billing?page=${current - 1}`}>Newer</a> : <span />}
-              <span>
-                Page {current} of {pages}
-              </span>
-              {current < pages ? <a href={`${base}/billing?page=${current + 1}`}>Older</a> : <span />}
-            </nav>
-          ) : null}
+          <PortalPages href={`${base}/billing`} current={current} pages={pages} label="Invoice pages" />
         </>
       )}
     </PortalFrame>

@@ -11,7 +11,7 @@ import { ORDER_STATUS_LABELS } from "~/modules/commerce/vocabulary";
 import { PRIVATE } from "~/modules/customers/portal.server";
 import { linkBase } from "~/modules/sites/address.server";
 import { SITE_LAYOUT_ID, type SiteChrome, withSiteChrome } from "~/site/chrome";
-import { PortalFrame, formatWhen } from "~/site/portal";
+import { PortalFrame, PortalPages, formatWhen } from "~/site/portal";
 import type { RouteHandle } from "~/ui/handle";
 import portalCss from "~/styles/site-portal.css?url";
 import shopCss from "~/styles/site-shop.css?url";
@@ -79,15 +79,7 @@ export default function Orders() {
               </li>
             ))}
           </ul>
-          {pages > 1 ? (
-            <nav className="portal-pages" aria-label="Order pages">
-              {current > 1 ? <a href={`${base}/orders?page=${current - 1}`}>Newer</a> : <span />}
-              <span>
-                Page {current} of {pages}
-              </span>
-              {current < pages ? <a href={`${base}/orders?page=${current + 1}`}>Older</a> : <span />}
-            </nav>
-          ) : null}
+          <PortalPages href={`${base}/orders`} current={current} pages={pages} label="Order pages" />
         </>
       )}
     </PortalFrame>

@@ -18,7 +18,7 @@ import { NewTicketInput, ticketsOf } from "~/modules/customers/tickets.server";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { linkBase } from "~/modules/sites/address.server";
 import { SITE_LAYOUT_ID, type SiteChrome, withSiteChrome } from "~/site/chrome";
-import { Field, FormNotice, PortalFrame, TicketList } from "~/site/portal";
+import { Field, FormNotice, PortalFrame, PortalPages, TicketList } from "~/site/portal";
 import type { RouteHandle } from "~/ui/handle";
 import portalCss from "~/styles/site-portal.css?url";
 
@@ -112,15 +112,7 @@ export default function Tickets() {
       ) : (
         <TicketList tickets={tickets} base={base} timeZone={timeZone} />
       )}
-      {pages > 1 ? (
-        <nav className="portal-pages" aria-label="Pages">
-          {current > 1 ? <a href={`${base}/tickets?page=${current - 1}`}>Newer</a> : <span />}
-          <span>
-            Page {current} of {pages}
-          </span>
-          {current < pages ? <a href={`${base}/tickets?page=${current + 1}`}>Older</a> : <span />}
-        </nav>
-      ) : null}
+      <PortalPages href={`${base}/tickets`} current={current} pages={pages} label="Pages" />
     </PortalFrame>
   );
 }

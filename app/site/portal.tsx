@@ -17,6 +17,30 @@ export const PORTAL_SECTIONS = [
   { path: "/profile", label: "Profile" },
 ] as const;
 
+/** Newer and older pages of a portal list (nothing when it fits on one). */
+export function PortalPages({
+  href,
+  current,
+  pages,
+  label,
+}: {
+  href: string;
+  current: number;
+  pages: number;
+  label: string;
+}) {
+  if (pages <= 1) return null;
+  return (
+    <nav className="portal-pages" aria-label={label}>
+      {current > 1 ? <a href={`${href}?page=${current - 1}`}>Newer</a> : <span />}
+      <span>
+        Page {current} of {pages}
+      </span>
+      {current < pages ? <a href={`${href}?page=${current + 1}`}>Older</a> : <span />}
+    </nav>
+  );
+}
+
 export function PortalFrame({
   base,
   current,

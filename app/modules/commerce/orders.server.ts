@@ -390,25 +390,16 @@ export function ordersOf(db: Db, workspaceId: string) {
         const order = await lockedOrder(trx, orderId);
         if (notice.currency !== order.currency)
           throw invalid(`This order is in ${order.currency}, not ${notice.currency}`);
-        const inserted = await trx
-          .insertInto("payments")
-          .values({
-            id: newId(),
-            workspace_id: workspaceId,
-            order_id: orderId,
-            provider: notice.provider,
-            kind: "payment",
-            amount: notice.amount,
-            currency: notice.currency,
-            reference: notice.reference,
-            note: notice.note ?? "",
-            actor_user_id: notice.actorUserId,
-            created_at: isoNow(),
-          })
-          .onConflict((oc) => oc.columns(["workspace_id", "provider", "reference"]).doNothing())
-          .executeTakeFirst();
-        if (!Number(inserted.numInsertedOrUpdatedRows ?? 0))
-          return { applied: false, order: toOrder(await lockedOrder(trx, orderId)) };
+        const inserted = await insertPayment(trx, workspaceId, orderId, {
+          provider: notice.provider,
+          kind: "payment",
+          amount: notice.amount,
+          currency: notice.currency,
+          reference: notice.reference,
+          note: notice.note ?? "",
+          actorUserId: notice.actorUserId,
+        });
+        if (!inserted) return { applied: false, order: toOrder(await lockedOrder(trx, orderId)) };
         const at = isoNow();
         const moved = await trx
           .updateTable("orders")
@@ -662,41 +653,25 @@ export function ordersOf(db: Db, workspaceId: string) {
       return db.transaction().execute(async (trx) => {
         await lockedOrder(trx, orderId);
         const at = isoNow();
-        const inserted = await trx
-          .insertInto("payments")
-          .values({
-            id: newId(),
-            workspace_id: workspaceId,
-            order_id: orderId,
-            provider: notice.provider,
-            kind: "payment",
-            amount: notice.amount,
-            currency: notice.currency,
-            reference: notice.reference,
-            note: "Arrived after the order was released",
-            actor_user_id: null,
-            created_at: at,
-          })
-          .onConflict((oc) => oc.columns(["workspace_id", "provider", "reference"]).doNothing())
-          .executeTakeFirst();
-        if (!Number(inserted.numInsertedOrUpdatedRows ?? 0)) return false;
-        await trx
-          .insertInto("payments")
-          .values({
-            id: newId(),
-            workspace_id: workspaceId,
-            order_id: orderId,
-            provider: notice.provider,
-            kind: "refund",
-            amount: refund.amount,
-            currency: notice.currency,
-            reference: refund.reference,
-            note: "Refunded automatically: the order had been released",
-            actor_user_id: null,
-            created_at: at,
-          })
-          .onConflict((oc) => oc.columns(["workspace_id", "provider", "reference"]).doNothing())
-          .execute();
+        const inserted = await insertPayment(trx, workspaceId, orderId, {
+          provider: notice.provider,
+          kind: "payment",
+          amount: notice.amount,
+          currency: notice.currency,
+          reference: notice.reference,
+          note: "Arrived after the order was released",
+          actorUserId: null,
+        });
+        if (!inserted) return false;
+        await insertPayment(trx, workspaceId, orderId, {
+          provider: notice.provider,
+          kind: "refund",
+          amount: refund.amount,
+          currency: notice.currency,
+          reference: refund.reference,
+          note: "Refunded automatically: the order had been released",
+          actorUserId: null,
+        });
         await trx
           .updateTable("orders")
           .set((eb) => ({ refunded: eb("refunded", "+", refund.amount), updated_at: at }))
@@ -785,6 +760,44 @@ export function ordersOf(db: Db, workspaceId: string) {
   };
 }
 
+/**
+ * A payment or refund row, once per provider reference: false when that reference is already recorded (a retry,
+ * a duplicate event, a concurrent request that got there first; on Postgres this waits for that one to commit).
+ */
+async function insertPayment(
+  trx: Trx,
+  workspaceId: string,
+  orderId: string,
+  row: {
+    provider: string;
+    kind: "payment" | "refund";
+    amount: number;
+    currency: string;
+    reference: string;
+    note: string;
+    actorUserId: string | null;
+  },
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto("payments")
+    .values({
+      id: newId(),
+      workspace_id: workspaceId,
+      order_id: orderId,
+      provider: row.provider,
+      kind: row.kind,
+      amount: row.amount,
+      currency: row.currency,
+      reference: row.reference,
+      note: row.note,
+      actor_user_id: row.actorUserId,
+      created_at: isoNow(),
+    })
+    .onConflict((oc) => oc.columns(["workspace_id", "provider", "reference"]).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
 async function refundWithin(
   trx: Trx,
   order: OrderRow,
@@ -794,24 +807,16 @@ async function refundWithin(
   reference?: string,
 ): Promise<boolean> {
   if (amount <= 0) return false;
-  const inserted = await trx
-    .insertInto("payments")
-    .values({
-      id: newId(),
-      workspace_id: order.workspace_id,
-      order_id: order.id,
-      provider: order.payment_provider,
-      kind: "refund",
-      amount,
-      currency: order.currency,
-      reference: reference ?? `refund:${order.id}:${newId()}`,
-      note,
-      actor_user_id: actorUserId,
-      created_at: isoNow(),
-    })
-    .onConflict((oc) => oc.columns(["workspace_id", "provider", "reference"]).doNothing())
-    .executeTakeFirst();
-  if (!Number(inserted.numInsertedOrUpdatedRows ?? 0)) return false;
+  const inserted = await insertPayment(trx, order.workspace_id, order.id, {
+    provider: order.payment_provider,
+    kind: "refund",
+    amount,
+    currency: order.currency,
+    reference: reference ?? `refund:${order.id}:${newId()}`,
+    note,
+    actorUserId,
+  });
+  if (!inserted) return false;
   // Guarded, as stock is: two refunds at once (on Postgres, each read the total before the other) never add up to
   // more than was paid.
   const counted = await trx
