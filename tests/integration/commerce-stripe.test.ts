@@ -410,6 +410,23 @@ describe("the payments receiver", () => {
     });
     expect((await post(url(a.workspaceId), real.body, asA)).status).toBe(403);
     expect((await orderRow(bought.orderId)).status).toBe("pending");
+    // A checkout the shop's account made elsewhere (a payment link) is acknowledged and left alone.
+    const foreign = stripe.emit(b.key, "checkout.session.completed", {
+      id: "cs_test_paymentLink",
+      object: "checkout.session",
+      status: "complete",
+      payment_status: "paid",
+      metadata: {},
+    })[0]!;
+    await waitFor(async () => {
+      const row = await server.db
+        .selectFrom("webhook_receiver_events")
+        .select("status")
+        .where("workspace_id", "=", b.workspaceId)
+        .where("event_id", "=", foreign.event.id)
+        .executeTakeFirst();
+      return row?.status === "applied";
+    }, "the foreign checkout acknowledged");
     // The real one, to the right endpoint, applies.
     expect((await stripe.deliver(real)).status).toBe(200);
     expect((await orderRow(bought.orderId)).status).toBe("paid");

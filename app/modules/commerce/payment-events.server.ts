@@ -102,9 +102,13 @@ export const paymentsEvents = defineEventFamily({
     switch (event.type) {
       case "checkout.session.completed":
       case "checkout.session.async_payment_succeeded":
+        // The shop's Stripe account may sell elsewhere too (payment links, another app): a checkout Atrium did not
+        // make is acknowledged and left alone, so Stripe does not retry it for days and disable the endpoint.
+        if (!event.data.object.metadata?.atrium_order) return;
         await settleStripeSession(services, workspace.id, event.data.object, originOf(services));
         return;
       case "checkout.session.expired": {
+        if (!event.data.object.metadata?.atrium_order) return;
         const order = await orders.byCheckout(event.data.object.id);
         if (!order || order.status !== "pending") return;
         if (await releaseStripeCheckout(services, workspace.id, order, originOf(services)))
