@@ -42,6 +42,7 @@ const EVENT_LABELS: Record<string, string> = {
   refunded: "Refunded",
   confirmation_resent: "Confirmation e-mailed again",
   late_payment_refunded: "A payment arrived after the order was released; refunded automatically",
+  duplicate_payment_refunded: "A second payment arrived for this paid order; refunded automatically",
 };
 
 const PROVIDER_NAMES: Record<string, string> = { manual: "recorded by hand", stripe: "Stripe" };

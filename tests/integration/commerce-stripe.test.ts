@@ -293,6 +293,29 @@ describe("releasing an unpaid card order", () => {
   });
 });
 
+describe("a second payment", () => {
+  it("is refunded at once when the order was already paid another way, once however often Stripe tells it", async () => {
+    const s = await stripeShop();
+    const { orderId, sessionId } = await buyByCard(s);
+    // The shop marks it paid by hand (the customer paid at the counter), then the open card page is paid too.
+    expect((await s.owner.post(`/shop/orders/${orderId}`, { intent: "paid" })).status).toBe(303);
+    stripe.hold();
+    await stripe.pay(sessionId);
+    const event = stripe.held[0]!;
+    await stripe.release();
+    await stripe.deliver(event);
+    expect(stripe.accountOf(s.key).refunds.map((r) => r.amount)).toEqual([845]);
+    const order = await orderRow(orderId);
+    expect([order.status, order.refunded]).toEqual(["paid", 0]);
+    expect((await paymentsOf(orderId)).map((p) => [p.provider, p.kind, p.amount])).toEqual([
+      ["manual", "payment", 845],
+      ["stripe", "payment", 845],
+      ["stripe", "refund", 845],
+    ]);
+    expect(await eventsOf(orderId, "duplicate_payment_refunded")).toHaveLength(1);
+  });
+});
+
 describe("refunds", () => {
   async function paidOrder() {
     const s = await stripeShop();

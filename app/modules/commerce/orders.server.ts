@@ -220,6 +220,11 @@ export interface Finalised {
   /** False when this payment was applied before (a retry, a duplicate event): nothing changed. */
   applied: boolean;
   order: Order;
+  /**
+   * A second payment for an order already paid under another reference (marked paid by hand, then paid by card
+   * from a page left open): recorded for the books, not applied. A card provider refunds it (ADR 032).
+   */
+  duplicate?: boolean;
 }
 
 export interface OrderFilter {
@@ -414,7 +419,7 @@ export function ordersOf(db: Db, workspaceId: string) {
               `Order #${order.number} was cancelled${order.cancel_reason === "expired" ? " when its hold on the stock ran out" : ""}. Refund the payment, or place a new order for the customer.`,
             );
           // Paid before under another reference: the first payment stands; this one is recorded for the books.
-          return { applied: false, order: toOrder(await lockedOrder(trx, orderId)) };
+          return { applied: false, duplicate: true, order: toOrder(await lockedOrder(trx, orderId)) };
         }
         await endReservations(trx, workspaceId, orderId, "sell");
         await issueInvoice(trx, workspaceId, orderId);
@@ -687,6 +692,40 @@ export function ordersOf(db: Db, workspaceId: string) {
           null,
         );
         await queueMail(trx, workspaceId, { orderId, kind: "refunded", eventId, origin: notice.origin });
+        return true;
+      });
+    },
+
+    /**
+     * The refund a provider made of a second payment for an already paid order: recorded beside it, so the books
+     * balance, without counting against what the order itself may still refund. Once per refund.
+     */
+    async recordDuplicateRefund(
+      orderId: string,
+      refund: { provider: string; reference: string; amount: number; currency: string; paymentReference: string },
+      origin: string,
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        await lockedOrder(trx, orderId);
+        const inserted = await insertPayment(trx, workspaceId, orderId, {
+          provider: refund.provider,
+          kind: "refund",
+          amount: refund.amount,
+          currency: refund.currency,
+          reference: refund.reference,
+          note: "Refunded automatically: the order was already paid",
+          actorUserId: null,
+        });
+        if (!inserted) return false;
+        const eventId = await recordOrderEvent(
+          trx,
+          workspaceId,
+          orderId,
+          "duplicate_payment_refunded",
+          { provider: refund.provider, amount: refund.amount, reference: refund.paymentReference },
+          null,
+        );
+        await queueMail(trx, workspaceId, { orderId, kind: "refunded", eventId, origin });
         return true;
       });
     },

@@ -7,7 +7,7 @@
  *
  * Applied: a completed checkout pays its order (once, whatever the order with the customer's return); an expired
  * one releases it; a refund made in Stripe's dashboard is recorded (one the console made is already known by its
- * id); account updates and a deauthorisation change the connection's state the shop's readiness shows.
+ * id, and one Atrium made of a late or second payment is recorded with it); account updates and a deauthorisation change the connection's state the shop's readiness shows.
  */
 import Stripe from "stripe";
 import { z } from "zod";
@@ -117,6 +117,8 @@ export const paymentsEvents = defineEventFamily({
       }
       case "refund.created": {
         const refund = event.data.object;
+        // Made and recorded by Atrium itself, beside the payment it gave back (a late or a second payment).
+        if (refund.metadata?.reason === "order_released" || refund.metadata?.reason === "duplicate_payment") return;
         const paymentIntent =
           typeof refund.payment_intent === "string" ? refund.payment_intent : refund.payment_intent?.id;
         if (!paymentIntent) return;

@@ -243,7 +243,7 @@ export async function stripeCheckoutFor(
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   value == null ? null : typeof value === "string" ? value : value.id;
 
-export type Settled = "paid" | "already" | "refunded_late" | "not_paid";
+export type Settled = "paid" | "already" | "refunded_late" | "refunded_duplicate" | "not_paid";
 
 /**
  * Applies a completed Checkout Session to its order — from the customer's return (the session read from Stripe)
@@ -274,7 +274,10 @@ export async function settleStripeSession(
   };
   if (order.status !== "cancelled") {
     try {
-      const { applied } = await orders.finalisePayment(order.id, notice);
+      const { applied, duplicate } = await orders.finalisePayment(order.id, notice);
+      if (duplicate) return refundDuplicate(services, workspaceId, order, notice, origin);
+      if (!applied && (await isDuplicatePayment(services, workspaceId, order.id, paymentIntent)))
+        return refundDuplicate(services, workspaceId, order, notice, origin);
       return applied ? "paid" : "already";
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === "conflict")) throw error;
@@ -296,6 +299,48 @@ export async function settleStripeSession(
     amount: refund.amount,
   });
   return recorded ? "refunded_late" : "already";
+}
+
+/** True when this card payment is recorded on the order but another one paid it (a retry of an earlier refund). */
+async function isDuplicatePayment(services: Services, workspaceId: string, orderId: string, paymentIntent: string) {
+  const payments = await ordersOf(services.db, workspaceId).paymentsOf(orderId);
+  const first = payments.find((p) => p.kind === "payment");
+  return !!first && first.reference !== paymentIntent && payments.some((p) => p.reference === paymentIntent);
+}
+
+/**
+ * A second payment for an order another payment already paid: refunded whole at once (idempotency key per
+ * PaymentIntent) and recorded beside it, so the customer is never charged twice for one order.
+ */
+async function refundDuplicate(
+  services: Services,
+  workspaceId: string,
+  order: Order,
+  notice: { reference: string; amount: number; currency: string },
+  origin: string,
+): Promise<Settled> {
+  const { api } = await clientOf(services, workspaceId);
+  let refund: Stripe.Refund;
+  try {
+    refund = await api.refunds.create(
+      { payment_intent: notice.reference, metadata: { atrium_order: order.id, reason: "duplicate_payment" } },
+      { idempotencyKey: `atrium-duplicate-refund-${notice.reference}` },
+    );
+  } catch (error) {
+    throw stripeFailure(error, "refund a second payment of an order");
+  }
+  await ordersOf(services.db, workspaceId).recordDuplicateRefund(
+    order.id,
+    {
+      provider: "stripe",
+      reference: refund.id,
+      amount: refund.amount,
+      currency: notice.currency,
+      paymentReference: notice.reference,
+    },
+    origin,
+  );
+  return "refunded_duplicate";
 }
 
 /** The customer's return from Stripe's page: the session read from Stripe (never trusted from the address). */
