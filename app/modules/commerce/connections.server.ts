@@ -34,8 +34,8 @@ export interface SaveConnection<C> {
 
 const boundTo = (workspaceId: string, provider: string) => `payment_connection:${workspaceId}:${provider}`;
 
-export function paymentConnectionsOf(services: { db: Db; secrets: SecretBox }, workspaceId: string) {
-  const { db, secrets } = services;
+/** The connections' states, which need no key to read or set (the checkout, the readiness, account events). */
+export function connectionStatesOf(db: Db, workspaceId: string) {
   const rows = () => db.selectFrom("payment_connections").where("workspace_id", "=", workspaceId);
   const toConnection = (r: {
     provider: string;
@@ -64,6 +64,27 @@ export function paymentConnectionsOf(services: { db: Db; secrets: SecretBox }, w
       const row = await rows().selectAll().where("provider", "=", provider).executeTakeFirst();
       return row ? toConnection(row) : null;
     },
+
+    /** What a check or an account event found. Answers whether there was a connection to update. */
+    async setState(provider: string, status: ConnectionStatus, detail: string): Promise<boolean> {
+      const at = isoNow();
+      const done = await db
+        .updateTable("payment_connections")
+        .set({ status, detail, checked_at: at, updated_at: at })
+        .where("workspace_id", "=", workspaceId)
+        .where("provider", "=", provider)
+        .executeTakeFirst();
+      return Number(done.numUpdatedRows) > 0;
+    },
+  };
+}
+
+/** The connections with their keys: connecting, opening the keys to call the provider, disconnecting. */
+export function paymentConnectionsOf(services: { db: Db; secrets: SecretBox }, workspaceId: string) {
+  const { db, secrets } = services;
+  const rows = () => db.selectFrom("payment_connections").where("workspace_id", "=", workspaceId);
+  return {
+    ...connectionStatesOf(db, workspaceId),
 
     /** The provider's keys, opened; a 404 when the workspace has not connected it. */
     async credentials<C>(provider: string): Promise<C> {
@@ -97,18 +118,6 @@ export function paymentConnectionsOf(services: { db: Db; secrets: SecretBox }, w
           detail: { provider, account: input.accountId },
         });
       });
-    },
-
-    /** What a check or an account event found. Answers whether there was a connection to update. */
-    async setState(provider: string, status: ConnectionStatus, detail: string): Promise<boolean> {
-      const at = isoNow();
-      const done = await db
-        .updateTable("payment_connections")
-        .set({ status, detail, checked_at: at, updated_at: at })
-        .where("workspace_id", "=", workspaceId)
-        .where("provider", "=", provider)
-        .executeTakeFirst();
-      return Number(done.numUpdatedRows) > 0;
     },
 
     async remove(provider: string, actorUserId: string): Promise<void> {

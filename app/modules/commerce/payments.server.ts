@@ -8,7 +8,7 @@
  * however many times or however concurrently it is told.
  */
 import type { Db } from "~db/client";
-import { type PaymentConnection, paymentConnectionsOf } from "./connections.server";
+import { type PaymentConnection, connectionStatesOf } from "./connections.server";
 import { type CommerceSettings, commerceSettingsOf } from "./settings.server";
 
 /** What a provider decides from: the shop's settings and its providers' connections. */
@@ -20,23 +20,10 @@ export interface PaymentSetup {
 export async function paymentSetupOf(db: Db, workspaceId: string): Promise<PaymentSetup> {
   const [settings, connections] = await Promise.all([
     commerceSettingsOf(db, workspaceId).get(),
-    // Only the states are read here: nothing is opened, so no secret box is needed.
-    paymentConnectionsOf({ db, secrets: NO_SECRETS }, workspaceId).list(),
+    connectionStatesOf(db, workspaceId).list(),
   ]);
   return { settings, connections };
 }
-
-const NO_SECRETS = {
-  seal: () => {
-    throw new Error("not for sealing");
-  },
-  open: () => {
-    throw new Error("not for opening");
-  },
-  deriveKey: () => {
-    throw new Error("not for keys");
-  },
-};
 
 export interface PaymentMethod {
   /** `{provider}:{method}`, as stored on the order. */
