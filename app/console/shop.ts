@@ -6,6 +6,7 @@ export const SHOP_TABS: readonly SectionTab[] = [
   { label: "Collections", to: "/shop/collections" },
   { label: "Orders", to: "/shop/orders" },
   { label: "Payments", to: "/shop/payments" },
+  { label: "Subscriptions", to: "/shop/subscriptions" },
   { label: "Coupons", to: "/shop/coupons" },
   { label: "Taxes", to: "/shop/taxes" },
 ];

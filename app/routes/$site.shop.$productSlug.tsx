@@ -16,6 +16,8 @@ import { rememberedProfile } from "~/modules/sites/profile.server";
 import { publicAddressOf } from "~/modules/sites/public-address.server";
 import { withSiteChrome } from "~/site/chrome";
 import { siteMeta } from "~/site/meta";
+import type { StockState } from "~/modules/commerce/storefront.server";
+import { type SubscriptionPlan, planPeriod } from "~/modules/commerce/vocabulary";
 import { Price, STOCK_LABELS } from "~/site/shop/price";
 import type { RouteHandle } from "~/ui/handle";
 import shopCss from "~/styles/site-shop.css?url";
@@ -60,6 +62,7 @@ export const loader = page("public", async ({ request, params, context }: Loader
         descriptionHtml: view.product.descriptionHtml,
         options: view.product.options,
         vendor: view.product.vendor,
+        subscription: view.product.subscription,
       },
       variants: view.variants.map((v) => ({
         id: v.id,
@@ -113,12 +116,68 @@ export const meta = withSiteChrome(ownMeta);
 export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders, errorHeaders }) =>
   errorHeaders ? NOT_CACHEABLE : mergeCacheHeaders(parentHeaders, loaderHeaders);
 
+/** "/ month", "every 2 weeks": beside a subscription's price. */
+const planPer = (plan: SubscriptionPlan) => (plan.every === 1 ? `/ ${plan.interval}` : `every ${planPeriod(plan)}`);
+
+/**
+ * A subscription product's "Subscribe": a GET to the billing page, which asks a visitor to sign in first and then
+ * shows the plan before Stripe's page. The same for every visitor, so the product page stays cacheable.
+ */
+function SubscribeForm(props: {
+  base: string;
+  plan: SubscriptionPlan;
+  variants: Array<{ id: string; title: string; price: number; compareAtPrice: number | null; state: StockState }>;
+  selectedId: string;
+  legend: string;
+  currency: string;
+}) {
+  const { plan, variants } = props;
+  const allSoldOut = variants.every((v) => v.state === "sold_out");
+  return (
+    <form method="get" action={`${props.base}/billing`} className="product__buy product__subscribe">
+      <p className="product__plan">
+        {plan.trialDays > 0 ? `${plan.trialDays}-day free trial, then charged` : "Charged"} every {planPeriod(plan)}.
+        Cancel any time from your account.
+      </p>
+      {variants.length === 1 ? (
+        <input type="hidden" name="subscribe" value={props.selectedId} />
+      ) : (
+        <fieldset className="product__variants">
+          <legend>{props.legend}</legend>
+          {variants.map((v) => (
+            <label key={v.id} className="product__variant">
+              <input
+                type="radio"
+                name="subscribe"
+                value={v.id}
+                defaultChecked={v.id === props.selectedId}
+                disabled={v.state === "sold_out"}
+                required
+              />
+              <span className="product__variant-name">{v.title}</span>
+              <span>
+                <Price amount={v.price} compareAt={v.compareAtPrice} currency={props.currency} /> {planPer(plan)}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <div className="product__add">
+        <button type="submit" className="site-button" disabled={allSoldOut}>
+          {allSoldOut ? "Sold out" : "Subscribe"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
 export default function ProductPage() {
   const d = useLoaderData<typeof loader>();
   const selected = d.variants.find((v) => v.id === d.selectedId)!;
   const single = d.variants.length === 1;
   const allSoldOut = d.variants.every((v) => v.state === "sold_out");
   const [main, ...more] = d.images;
+  const plan = d.product.subscription;
   return (
     <section className="site-section product">
       <div className="site-container product__layout">
@@ -165,54 +224,66 @@ export default function ProductPage() {
           {single ? (
             <p className="product__price">
               <Price amount={selected.price} compareAt={selected.compareAtPrice} currency={d.currency} />
+              {plan ? <span className="product__per"> {planPer(plan)}</span> : null}
             </p>
           ) : null}
-          <form method="post" action={`${d.base}/cart`} className="product__buy">
-            <input type="hidden" name="intent" value="add" />
-            {single ? (
-              <>
-                <input type="hidden" name="variant" value={selected.id} />
-                <p className={`shop-stock shop-stock--${selected.state}`}>{STOCK_LABELS[selected.state]}</p>
-              </>
-            ) : (
-              <fieldset className="product__variants">
-                <legend>{d.product.options.map((o) => o.name).join(" / ") || "Choose"}</legend>
-                {d.variants.map((v) => (
-                  <label key={v.id} className="product__variant">
-                    <input
-                      type="radio"
-                      name="variant"
-                      value={v.id}
-                      defaultChecked={v.id === selected.id}
-                      disabled={v.state === "sold_out"}
-                      required
-                    />
-                    <span className="product__variant-name">{v.title}</span>
-                    <Price amount={v.price} compareAt={v.compareAtPrice} currency={d.currency} />
-                    <span className={`shop-stock shop-stock--${v.state}`}>{STOCK_LABELS[v.state]}</span>
-                  </label>
-                ))}
-              </fieldset>
-            )}
-            <div className="product__add">
-              <label className="product__qty">
-                <span>Quantity</span>
-                <input
-                  className="site-input"
-                  type="number"
-                  name="quantity"
-                  defaultValue={1}
-                  min={1}
-                  max={selected.available ?? 999}
-                  inputMode="numeric"
-                  required
-                />
-              </label>
-              <button type="submit" className="site-button" disabled={allSoldOut}>
-                {allSoldOut ? "Sold out" : "Add to cart"}
-              </button>
-            </div>
-          </form>
+          {plan ? (
+            <SubscribeForm
+              base={d.base}
+              plan={plan}
+              variants={d.variants}
+              selectedId={selected.id}
+              legend={d.product.options.map((o) => o.name).join(" / ") || "Choose"}
+              currency={d.currency}
+            />
+          ) : (
+            <form method="post" action={`${d.base}/cart`} className="product__buy">
+              <input type="hidden" name="intent" value="add" />
+              {single ? (
+                <>
+                  <input type="hidden" name="variant" value={selected.id} />
+                  <p className={`shop-stock shop-stock--${selected.state}`}>{STOCK_LABELS[selected.state]}</p>
+                </>
+              ) : (
+                <fieldset className="product__variants">
+                  <legend>{d.product.options.map((o) => o.name).join(" / ") || "Choose"}</legend>
+                  {d.variants.map((v) => (
+                    <label key={v.id} className="product__variant">
+                      <input
+                        type="radio"
+                        name="variant"
+                        value={v.id}
+                        defaultChecked={v.id === selected.id}
+                        disabled={v.state === "sold_out"}
+                        required
+                      />
+                      <span className="product__variant-name">{v.title}</span>
+                      <Price amount={v.price} compareAt={v.compareAtPrice} currency={d.currency} />
+                      <span className={`shop-stock shop-stock--${v.state}`}>{STOCK_LABELS[v.state]}</span>
+                    </label>
+                  ))}
+                </fieldset>
+              )}
+              <div className="product__add">
+                <label className="product__qty">
+                  <span>Quantity</span>
+                  <input
+                    className="site-input"
+                    type="number"
+                    name="quantity"
+                    defaultValue={1}
+                    min={1}
+                    max={selected.available ?? 999}
+                    inputMode="numeric"
+                    required
+                  />
+                </label>
+                <button type="submit" className="site-button" disabled={allSoldOut}>
+                  {allSoldOut ? "Sold out" : "Add to cart"}
+                </button>
+              </div>
+            </form>
+          )}
           {/* The same for every visitor (the page stays cacheable): one who is not signed in is asked to, then
               offered the save again (ADR 029). */}
           <form

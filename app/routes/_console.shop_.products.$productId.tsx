@@ -12,7 +12,14 @@ import { slugBase } from "~/lib/link-base";
 import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { collectionsOf, productsOf, type ProductInput, type VariantInput } from "~/modules/commerce/catalogue.server";
-import { PRODUCT_STATUSES, combinations, optionKey } from "~/modules/commerce/vocabulary";
+import { connectionStatesOf } from "~/modules/commerce/connections.server";
+import {
+  PRODUCT_STATUSES,
+  SUBSCRIPTION_INTERVALS,
+  type SubscriptionInterval,
+  combinations,
+  optionKey,
+} from "~/modules/commerce/vocabulary";
 import { moneyInput, parseMoney } from "~/modules/commerce/money";
 import { filesOf } from "~/modules/files/files.server";
 import { mediaOf } from "~/modules/files/media.server";
@@ -38,10 +45,11 @@ export const loader = page("operator", async ({ request, params, context }: Load
   const { workspace, role } = await requireWorkspace(request, context, "viewer");
   const { db } = context.services;
   const id = params.productId ?? "new";
-  const [product, collections, profile] = await Promise.all([
+  const [product, collections, profile, stripe] = await Promise.all([
     id === "new" ? null : productsOf(db, workspace.id).byId(id),
     collectionsOf(db, workspace.id).list(),
     profileOf(db, workspace.id).get(),
+    connectionStatesOf(db, workspace.id).get("stripe"),
   ]);
   const media = product ? await mediaOf(db, workspace.id).byIds(product.images.map((i) => i.fileId)) : new Map();
   const base = slugBase(workspace.slug);
@@ -49,6 +57,7 @@ export const loader = page("operator", async ({ request, params, context }: Load
   return {
     currency,
     slug: workspace.slug,
+    stripeConnected: stripe?.status === "connected",
     canEdit: roleAtLeast(role, "editor"),
     collections: collections.map((c) => ({ id: c.id, title: c.title })),
     saved: new URL(request.url).searchParams.get("saved"),
@@ -135,8 +144,19 @@ function productInput(
       requiresShipping: !checked(values, f("digital")),
     };
   });
+  const subscription =
+    values.sold === "subscription"
+      ? {
+          interval: (SUBSCRIPTION_INTERVALS as readonly string[]).includes(values["subscription.interval"] ?? "")
+            ? (values["subscription.interval"] as SubscriptionInterval)
+            : "month",
+          every: whole("subscription.every", values["subscription.every"], 1),
+          trialDays: whole("subscription.trialDays", values["subscription.trialDays"], 0),
+        }
+      : null;
   if (problems.length) throw invalid("Check the highlighted fields", problems);
   return {
+    subscription,
     title: values.title ?? "",
     slug: (values.slug ?? "").trim() || undefined,
     description: values.description ?? "",
@@ -470,6 +490,60 @@ export default function ProductEditor() {
                 {p ? "Save product" : "Create product"}
               </button>
             ) : null}
+          </section>
+          <section className="panel selling-plan" aria-labelledby="selling-heading">
+            <h2 id="selling-heading">How it is sold</h2>
+            <fieldset className="choice-list">
+              <legend className="visually-hidden">How it is sold</legend>
+              <label>
+                <input type="radio" name="sold" value="once" defaultChecked={!p?.subscription} /> Once, from the cart
+              </label>
+              <label>
+                <input type="radio" name="sold" value="subscription" defaultChecked={!!p?.subscription} /> As a
+                subscription
+              </label>
+            </fieldset>
+            <div className="subscription-fields">
+              <div className="subscription-plan">
+                <Field
+                  label="Every"
+                  name="subscription.every"
+                  type="number"
+                  defaultValue={String(p?.subscription?.every ?? 1)}
+                  error={errors["subscription.every"]}
+                />
+                <DescribedField id="field-subscription.interval" label="Period" error={errors["subscription.interval"]}>
+                  {(describedBy) => (
+                    <select
+                      id="field-subscription.interval"
+                      name="subscription.interval"
+                      defaultValue={p?.subscription?.interval ?? "month"}
+                      aria-describedby={describedBy}
+                    >
+                      {SUBSCRIPTION_INTERVALS.map((i) => (
+                        <option key={i} value={i}>
+                          {i[0]!.toUpperCase() + i.slice(1)}s
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </DescribedField>
+              </div>
+              <Field
+                label="Free trial (days)"
+                name="subscription.trialDays"
+                type="number"
+                defaultValue={String(p?.subscription?.trialDays ?? 0)}
+                error={errors["subscription.trialDays"]}
+                hint="Customers subscribe from the product page and are charged the price each period, delivery included."
+              />
+            </div>
+            {d.stripeConnected ? null : (
+              <p className="hint">
+                Subscriptions are paid by card: <Link to="/settings/integrations/payments">connect Stripe</Link> to
+                offer them.
+              </p>
+            )}
           </section>
           <section className="panel">
             <h2>Organisation</h2>

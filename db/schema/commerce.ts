@@ -1,9 +1,11 @@
 /**
  * Owned by `app/modules/commerce` (issue 17, ADR 030). Created in 0027-commerce; `payment_connections`,
- * `invoices`, `invoice_counters` and the orders' `checkout_*` columns in 0028-commerce-payment-providers (ADR 032). Money columns are integers
+ * `invoices`, `invoice_counters` and the orders' `checkout_*` columns in 0028-commerce-payment-providers (ADR 032);
+ * `subscriptions`, `subscription_charges` and the products' `subscription_*` columns in 0029-commerce-subscriptions
+ * (ADR 033). Money columns are integers
  * in minor units (an order's in its own `currency`, the catalogue's in the business profile's).
  */
-import type { Selectable } from "kysely";
+import type { Generated, Selectable } from "kysely";
 
 export interface CommerceSettingsTable {
   workspace_id: string;
@@ -38,6 +40,10 @@ export interface ProductsTable {
   options: string;
   seo_title: string;
   seo_description: string;
+  /** Sold as a subscription when set: "week" | "month" | "year", every `_count` of them, after `_trial_days`. */
+  subscription_interval: string | null;
+  subscription_interval_count: Generated<number>;
+  subscription_trial_days: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -327,6 +333,54 @@ export interface InvoiceCountersTable {
   last_number: number;
 }
 
+/** A customer's subscription, in the state its provider last reported (Stripe Billing). */
+export interface SubscriptionsTable {
+  id: string;
+  workspace_id: string;
+  customer_id: string;
+  /** Null once the product is deleted; `title` keeps its name. */
+  product_id: string | null;
+  variant_id: string | null;
+  title: string;
+  /** "stripe". */
+  provider: string;
+  /** The provider's subscription id (Stripe's `sub_…`); unique per workspace and provider. */
+  reference: string;
+  checkout_reference: string | null;
+  provider_customer: string | null;
+  /** Stripe's: incomplete | trialing | active | past_due | unpaid | canceled | incomplete_expired | paused. */
+  status: string;
+  amount: number;
+  currency: string;
+  interval: string;
+  interval_count: number;
+  trial_ends_at: string | null;
+  current_period_end: string | null;
+  cancel_at_period_end: Generated<number>;
+  canceled_at: string | null;
+  /** Unix seconds of the provider event (or read) this state is from: an older one never overwrites it. */
+  provider_updated_at: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Each charge of a subscription (a Stripe invoice, paid or failed), once by the provider's id. */
+export interface SubscriptionChargesTable {
+  id: string;
+  workspace_id: string;
+  subscription_id: string;
+  reference: string;
+  /** The provider's invoice number, when it gave one. */
+  number: string | null;
+  /** "paid" | "failed". */
+  status: string;
+  amount: number;
+  currency: string;
+  hosted_url: string | null;
+  pdf_url: string | null;
+  occurred_at: string;
+}
+
 export interface IdempotencyKeysTable {
   workspace_id: string;
   /** `customer:{id}`, `cart:{id}` or `manage:{tokenId}`: another caller's key never replays this answer. */
@@ -362,6 +416,8 @@ export interface CommerceTables {
   payment_connections: PaymentConnectionsTable;
   invoices: InvoicesTable;
   invoice_counters: InvoiceCountersTable;
+  subscriptions: SubscriptionsTable;
+  subscription_charges: SubscriptionChargesTable;
   idempotency_keys: IdempotencyKeysTable;
 }
 

@@ -1,6 +1,7 @@
 /**
  * A local Stripe for tests and development (ADR 032): the parts of Stripe's API the official SDK calls for Atrium —
- * the account, webhook endpoints, Checkout Sessions with their hosted page, refunds — answering with objects typed
+ * the account, webhook endpoints, Checkout Sessions with their hosted page, refunds, and Billing's subscriptions and
+ * invoices (ADR 033) — answering with objects typed
  * by the SDK's own `Stripe.*` types, and events signed by the SDK's own test-header helper and posted to the
  * registered endpoints, as Stripe does. The SDK under test talks to it over HTTP (`STRIPE_API_URL`); nothing of
  * Stripe's is replaced inside Atrium.
@@ -30,6 +31,8 @@ interface Account {
   sessions: Map<string, Stripe.Checkout.Session>;
   intents: Map<string, Stripe.PaymentIntent>;
   refunds: Stripe.Refund[];
+  subscriptions: Map<string, Stripe.Subscription>;
+  invoices: Stripe.Invoice[];
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
@@ -78,6 +81,14 @@ export interface FakeStripe {
   pay(sessionId: string): Promise<string>;
   /** A refund made in Stripe's dashboard. */
   refundInDashboard(key: string, paymentIntent: string, amount: number): Promise<Stripe.Refund>;
+  /** A subscription as Stripe holds it now. */
+  subscription(id: string): Stripe.Subscription;
+  /**
+   * The next period of a subscription, as Stripe Billing charges it: `invoice.paid` and the subscription moved on,
+   * or (`fail`) `invoice.payment_failed` and the subscription past due. A subscription cancelled at its period's
+   * end ends instead (`customer.subscription.deleted`).
+   */
+  renew(id: string, options?: { fail?: boolean }): FakeStripeEvent[];
   /** The next `count` API calls answer `status` (500: garbage; 0: no answer until the client gives up). */
   failNext(count: number, status: number): void;
   requests: Array<{ method: string; path: string; idempotencyKey: string | null }>;
@@ -165,12 +176,149 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
       country: "GB",
       default_currency: "gbp",
     } as unknown as Stripe.Account;
-    accounts.set(key, { key, account, endpoints: [], sessions: new Map(), intents: new Map(), refunds: [] });
+    accounts.set(key, {
+      key,
+      account,
+      endpoints: [],
+      sessions: new Map(),
+      intents: new Map(),
+      refunds: [],
+      subscriptions: new Map(),
+      invoices: [],
+    });
     return key;
   };
 
+  const DAY = 86_400;
+  const PERIOD: Record<string, number> = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
+  const subscriptionOwner = (subscriptionId: string) =>
+    [...accounts.values()].find((a) => a.subscriptions.has(subscriptionId));
+
+  function invoiceFor(account: Account, subscription: Stripe.Subscription, amount: number, paid: boolean) {
+    const invoiceId = id("in");
+    const invoice = {
+      id: invoiceId,
+      object: "invoice",
+      number: `${account.account.id.slice(5, 13).toUpperCase()}-${String(account.invoices.length + 1).padStart(4, "0")}`,
+      status: paid ? "paid" : "open",
+      amount_due: amount,
+      amount_paid: paid ? amount : 0,
+      currency: subscription.currency,
+      customer: subscription.customer,
+      created: seconds(),
+      hosted_invoice_url: `${fake.url}/invoices/${invoiceId}`,
+      invoice_pdf: `${fake.url}/invoices/${invoiceId}/pdf`,
+      status_transitions: { paid_at: paid ? seconds() : null },
+      metadata: {},
+      parent: {
+        type: "subscription_details",
+        quote_details: null,
+        subscription_details: { subscription: subscription.id, metadata: subscription.metadata },
+      },
+    } as unknown as Stripe.Invoice;
+    account.invoices.push(invoice);
+    return invoice;
+  }
+
+  /** What Stripe Billing makes when a subscription checkout is paid: the customer, subscription and first invoice. */
+  function subscribe(account: Account, session: Stripe.Checkout.Session, line: Json): Stripe.Subscription {
+    const price = line.price_data as { currency: string; unit_amount: string; recurring: Json; product_data: Json };
+    const data = (session as unknown as { subscription_data?: { metadata?: Json; trial_period_days?: string } })
+      .subscription_data;
+    const trialDays = Number(data?.trial_period_days ?? 0);
+    const interval = String(price.recurring.interval ?? "month");
+    const every = Number(price.recurring.interval_count ?? 1);
+    const start = seconds();
+    const end = trialDays > 0 ? start + trialDays * DAY : start + PERIOD[interval]! * every;
+    const subscription = {
+      id: id("sub"),
+      object: "subscription",
+      status: trialDays > 0 ? "trialing" : "active",
+      customer: id("cus"),
+      currency: price.currency,
+      cancel_at_period_end: false,
+      cancel_at: null,
+      canceled_at: null,
+      ended_at: null,
+      created: start,
+      trial_start: trialDays > 0 ? start : null,
+      trial_end: trialDays > 0 ? end : null,
+      metadata: data?.metadata ?? {},
+      items: {
+        object: "list",
+        data: [
+          {
+            id: id("si"),
+            object: "subscription_item",
+            quantity: 1,
+            current_period_start: start,
+            current_period_end: end,
+            price: {
+              id: id("price"),
+              object: "price",
+              currency: price.currency,
+              unit_amount: Number(price.unit_amount),
+              nickname: String(price.product_data?.name ?? ""),
+              recurring: { interval, interval_count: every },
+            },
+          },
+        ],
+      },
+    } as unknown as Stripe.Subscription;
+    account.subscriptions.set(subscription.id, subscription);
+    makeEvents(account, "customer.subscription.created", subscription);
+    const invoice = invoiceFor(account, subscription, trialDays > 0 ? 0 : Number(price.unit_amount), true);
+    makeEvents(account, "invoice.paid", invoice);
+    return subscription;
+  }
+
+  fake.subscription = (subscriptionId) => {
+    const account = subscriptionOwner(subscriptionId);
+    if (!account) throw new Error(`no such subscription ${subscriptionId}`);
+    return account.subscriptions.get(subscriptionId)!;
+  };
+
+  fake.renew = (subscriptionId, opts = {}) => {
+    const account = subscriptionOwner(subscriptionId)!;
+    const subscription = fake.subscription(subscriptionId);
+    const item = subscription.items.data[0]!;
+    const before = fake.events.length;
+    if (subscription.cancel_at_period_end) {
+      Object.assign(subscription, { status: "canceled", ended_at: seconds(), canceled_at: seconds() });
+      makeEvents(account, "customer.subscription.deleted", subscription);
+      return fake.events.slice(before);
+    }
+    const price = item.price;
+    const invoice = invoiceFor(account, subscription, price.unit_amount ?? 0, !opts.fail);
+    if (opts.fail) {
+      Object.assign(subscription, { status: "past_due" });
+      makeEvents(account, "invoice.payment_failed", invoice);
+    } else {
+      const length = PERIOD[price.recurring!.interval]! * price.recurring!.interval_count;
+      Object.assign(item, {
+        current_period_start: item.current_period_end,
+        current_period_end: item.current_period_end + length,
+      });
+      Object.assign(subscription, { status: "active" });
+      makeEvents(account, "invoice.paid", invoice);
+    }
+    makeEvents(account, "customer.subscription.updated", subscription);
+    return fake.events.slice(before);
+  };
+
   function complete(account: Account, session: Stripe.Checkout.Session): string {
-    if (session.status === "open") {
+    if (session.status === "open" && session.mode === "subscription") {
+      const line = (session as unknown as { line: Json }).line;
+      const subscription = subscribe(account, session, line);
+      Object.assign(session, {
+        status: "complete",
+        payment_status: subscription.status === "trialing" ? "no_payment_required" : "paid",
+        subscription: subscription.id,
+        customer: subscription.customer,
+        url: null,
+      });
+      makeEvents(account, "checkout.session.completed", session);
+    } else if (session.status === "open") {
       const intent = {
         id: id("pi"),
         object: "payment_intent",
@@ -224,6 +372,19 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
     return made;
   };
 
+  const hostedAmount = (session: Stripe.Checkout.Session) => {
+    const line = (session as unknown as { line?: Json }).line;
+    const price = line?.price_data as { unit_amount: string; recurring: Json } | undefined;
+    const money = (minor: number) => `${(minor / 100).toFixed(2)} ${(session.currency ?? "").toUpperCase()}`;
+    if (!price) return money(session.amount_total ?? 0);
+    const data = (session as unknown as { subscription_data?: { trial_period_days?: string } }).subscription_data;
+    const every = Number(price.recurring.interval_count ?? 1);
+    const per =
+      every === 1 ? `per ${String(price.recurring.interval)}` : `every ${every} ${String(price.recurring.interval)}s`;
+    const trial = Number(data?.trial_period_days ?? 0);
+    return `${trial ? `${trial} days free, then ` : ""}${money(Number(price.unit_amount))} ${per}`;
+  };
+
   const hostedPage = (session: Stripe.Checkout.Session, account: Account) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Pay ${account.account.settings?.dashboard?.display_name ?? ""} · Stripe (local fake)</title>
@@ -231,7 +392,7 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
 .amount{font-size:2rem;font-weight:600}button{width:100%;padding:.8rem;font-size:1rem;border:0;border-radius:6px;
 background:#635bff;color:#fff;cursor:pointer}.note{color:#697386;font-size:.85rem}</style></head><body>
 <p>${account.account.settings?.dashboard?.display_name ?? ""}</p>
-<p class="amount">${((session.amount_total ?? 0) / 100).toFixed(2)} ${(session.currency ?? "").toUpperCase()}</p>
+<p class="amount">${hostedAmount(session)}</p>
 <p>${session.customer_email ?? ""}</p>
 ${
   session.status === "open"
@@ -300,6 +461,15 @@ ${
         );
       const sessionId = `cs_test_${randomBytes(16).toString("hex")}`;
       const origin = `http://${req.headers.host}`;
+      const recurring = body.mode === "subscription";
+      if (recurring && !(line.price_data as Json).recurring)
+        return stripeError(
+          res,
+          400,
+          "invalid_request_error",
+          "You must provide at least one recurring price in `subscription` mode when using prices.",
+        );
+      const trial = Number((body.subscription_data as Json | undefined)?.trial_period_days ?? 0) > 0;
       const session = {
         id: sessionId,
         object: "checkout.session",
@@ -317,9 +487,16 @@ ${
         expires_at: expiresAt,
         created: seconds(),
         payment_intent: null,
+        subscription: null,
         url: `${origin}/pay/${sessionId}`,
         livemode: false,
       } as unknown as Stripe.Checkout.Session;
+      if (recurring) {
+        // Kept beside the session (Stripe keeps its line items and subscription data; it does not echo them).
+        Object.defineProperty(session, "line", { value: line, enumerable: false });
+        Object.defineProperty(session, "subscription_data", { value: body.subscription_data, enumerable: false });
+        if (trial) Object.assign(session, { amount_total: 0 });
+      }
       account.sessions.set(sessionId, session);
       return json(200, session);
     }
@@ -333,7 +510,14 @@ ${
           `No such checkout.session: '${m[1]}'`,
           "resource_missing",
         );
-      if (req.method === "GET" && !m[2]) return json(200, session);
+      if (req.method === "GET" && !m[2]) {
+        const expand = Object.entries(body)
+          .filter(([k]) => k.startsWith("expand"))
+          .map(([, v]) => v);
+        if (expand.includes("subscription") && typeof session.subscription === "string")
+          return json(200, { ...session, subscription: account.subscriptions.get(session.subscription) });
+        return json(200, session);
+      }
       if (req.method === "POST" && m[2]) {
         if (session.status !== "open")
           return stripeError(
@@ -346,6 +530,45 @@ ${
         makeEvents(account, "checkout.session.expired", session);
         return json(200, session);
       }
+    }
+    if ((m = /^\/v1\/subscriptions\/(sub_[\w]+)$/.exec(path))) {
+      const subscription = account.subscriptions.get(m[1]!);
+      if (!subscription)
+        return stripeError(res, 404, "invalid_request_error", `No such subscription: '${m[1]}'`, "resource_missing");
+      if (req.method === "GET") return json(200, subscription);
+      if (req.method === "POST") {
+        if (subscription.status === "canceled")
+          return stripeError(
+            res,
+            400,
+            "invalid_request_error",
+            "A canceled subscription can only update its cancellation_details and metadata.",
+          );
+        if (body.cancel_at_period_end !== undefined) {
+          const cancel = body.cancel_at_period_end === "true";
+          const end = subscription.items.data[0]!.current_period_end;
+          Object.assign(subscription, {
+            cancel_at_period_end: cancel,
+            cancel_at: cancel ? end : null,
+            canceled_at: cancel ? seconds() : null,
+          });
+        }
+        makeEvents(account, "customer.subscription.updated", subscription);
+        return json(200, subscription);
+      }
+    }
+    if (req.method === "POST" && (m = /^\/v1\/webhook_endpoints\/([\w]+)$/.exec(path))) {
+      const endpoint = account.endpoints.find((e) => e.id === m![1]);
+      if (!endpoint)
+        return stripeError(
+          res,
+          404,
+          "invalid_request_error",
+          `No such webhook endpoint: '${m[1]}'`,
+          "resource_missing",
+        );
+      if (Array.isArray(body.enabled_events)) Object.assign(endpoint, { enabled_events: body.enabled_events });
+      return json(200, endpoint);
     }
     if (req.method === "POST" && path === "/v1/refunds") {
       const made = refund(account, String(body.payment_intent ?? ""), body.amount ? Number(body.amount) : null);

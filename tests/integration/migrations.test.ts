@@ -172,6 +172,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
       "0026-customers",
       "0027-commerce",
       "0028-commerce-payment-providers",
+      "0029-commerce-subscriptions",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
@@ -194,6 +195,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0029-commerce-subscriptions Success",
       "Down 0028-commerce-payment-providers Success",
       "Down 0027-commerce Success",
       "Down 0026-customers Success",

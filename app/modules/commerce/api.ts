@@ -149,6 +149,35 @@ export const BillingOverviewOutput = z.object({
   page: z.number().int(),
   pages: z.number().int(),
   total: z.number().int(),
+  subscriptions: z
+    .array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        status: z
+          .string()
+          .describe("Stripe's: trialing, active, past_due, unpaid, incomplete, paused, canceled or incomplete_expired"),
+        amount: z.number().int().describe("Charged each period, in minor units of `currency`"),
+        currency: z.string(),
+        interval: z.enum(["week", "month", "year"]),
+        intervalCount: z.number().int(),
+        trialEndsAt: z.string().nullable(),
+        currentPeriodEnd: z.string().nullable().describe("When it is next charged, or ends if cancelAtPeriodEnd"),
+        cancelAtPeriodEnd: z.boolean(),
+        endedAt: z.string().nullable(),
+        charges: z.array(
+          z.object({
+            status: z.enum(["paid", "failed"]),
+            amount: z.number().int(),
+            currency: z.string(),
+            number: z.string().nullable(),
+            at: z.string(),
+            invoiceUrl: z.string().nullable().describe("Stripe's invoice (its PDF, or its page to pay a failed one)"),
+          }),
+        ),
+      }),
+    )
+    .describe("All of the customer's subscriptions, running ones first (not paged), each with its latest charges"),
 });
 
 export const ReorderOutput = z.object({

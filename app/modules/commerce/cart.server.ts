@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { Db } from "~db/client";
 import type { CartRow } from "~db/schema";
 import { addDays, isoNow, now } from "~/lib/clock.server";
-import { invalid, notFound } from "~/lib/errors";
+import { conflict, invalid, notFound } from "~/lib/errors";
 import { sha256Hex } from "~/lib/hash.server";
 import { newId, newSecret } from "~/lib/ids.server";
 import { MAX_LINES, MAX_QUANTITY } from "./quote.server";
@@ -181,13 +181,15 @@ export function cartsOf(db: Db, workspaceId: string) {
       const variant = await db
         .selectFrom("product_variants as v")
         .innerJoin("products as p", "p.id", "v.product_id")
-        .select(["v.id", "v.price", "v.options", "p.title"])
+        .select(["v.id", "v.price", "v.options", "p.title", "p.subscription_interval"])
         .where("v.workspace_id", "=", workspaceId)
         .where("p.workspace_id", "=", workspaceId)
         .where("p.status", "=", "active")
         .where("v.id", "=", variantId)
         .executeTakeFirst();
       if (!variant) throw notFound("That item is not for sale");
+      if (variant.subscription_interval)
+        throw conflict(`${variant.title} is sold by subscription: subscribe from its page`);
       if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY)
         throw invalid(`Choose a quantity from 1 to ${MAX_QUANTITY}`, [
           { field: "quantity", message: `Choose a quantity from 1 to ${MAX_QUANTITY}` },

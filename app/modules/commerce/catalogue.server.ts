@@ -21,7 +21,14 @@ import { changedPositions, type Move, moveInOrder } from "./manual-order";
 import { MAX_MINOR } from "./money";
 
 export { PRODUCT_STATUSES, combinations, optionKey, type ProductStatus } from "./vocabulary";
-import { PRODUCT_STATUSES, optionKey, type Arrangement, type ProductStatus } from "./vocabulary";
+import {
+  PRODUCT_STATUSES,
+  SUBSCRIPTION_INTERVALS,
+  optionKey,
+  type Arrangement,
+  type ProductStatus,
+  type SubscriptionPlan,
+} from "./vocabulary";
 
 export const MAX_OPTIONS = 3;
 export const MAX_VARIANTS = 100;
@@ -56,6 +63,18 @@ export const VariantInput = z.object({
 });
 export type VariantInput = z.input<typeof VariantInput>;
 
+export const SubscriptionPlanInput = z
+  .object({
+    interval: z.enum(SUBSCRIPTION_INTERVALS, { message: "Choose weeks, months or years" }),
+    every: z.number().int("Enter a whole number").min(1, "At least 1").max(52, "At most 52"),
+    trialDays: z.number().int("Enter a whole number of days").min(0, "0 or more days").max(730, "At most 730 days"),
+  })
+  // Stripe's own limit: a subscription is charged at least once every three years.
+  .refine((p) => (p.interval === "year" ? p.every <= 3 : p.interval === "month" ? p.every <= 36 : true), {
+    message: "Charge at least once every three years",
+    path: ["every"],
+  });
+
 export const ProductInput = z
   .object({
     title: z.string().trim().min(1, "Give the product a name").max(200, "Keep the name under 200 characters"),
@@ -78,6 +97,8 @@ export const ProductInput = z
       .default([]),
     variants: z.array(VariantInput).min(1, "A product needs a price").max(MAX_VARIANTS),
     collectionIds: z.array(z.string()).max(50).default([]),
+    /** Sold as a subscription (ADR 033); null sells it once; left out keeps what the product had (imports). */
+    subscription: SubscriptionPlanInput.nullable().optional(),
   })
   .superRefine((p, ctx) => {
     const names = new Set<string>();
@@ -157,6 +178,8 @@ export interface Product {
   options: Array<{ name: string; values: string[] }>;
   seoTitle: string;
   seoDescription: string;
+  /** Sold as a subscription (ADR 033) when set; the variant's price is charged each period. */
+  subscription: SubscriptionPlan | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -206,6 +229,13 @@ export function toProduct(row: ProductRow): Product {
     options: JSON.parse(row.options) as Product["options"],
     seoTitle: row.seo_title,
     seoDescription: row.seo_description,
+    subscription: row.subscription_interval
+      ? {
+          interval: row.subscription_interval as SubscriptionPlan["interval"],
+          every: row.subscription_interval_count,
+          trialDays: row.subscription_trial_days,
+        }
+      : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -510,6 +540,13 @@ export function productsOf(db: Db, workspaceId: string) {
           options: JSON.stringify(p.options),
           seo_title: p.seoTitle,
           seo_description: p.seoDescription,
+          ...(p.subscription === undefined
+            ? {}
+            : {
+                subscription_interval: p.subscription?.interval ?? null,
+                subscription_interval_count: p.subscription?.every ?? 1,
+                subscription_trial_days: p.subscription?.trialDays ?? 0,
+              }),
           updated_at: at,
         };
         const productId = existing?.id ?? newId();

@@ -5,8 +5,9 @@
  * address (`?workspace=`), which only that workspace's connection holds: a verified event is that workspace's. An
  * event about another workspace's order finds nothing here (404, recorded as refused).
  *
- * Applied: a completed checkout pays its order (once, whatever the order with the customer's return); an expired
- * one releases it; a refund made in Stripe's dashboard is recorded (one the console made is already known by its
+ * Applied: a completed checkout pays its order (once, whatever the order with the customer's return) or starts
+ * the subscription it was for (ADR 033); an expired one releases its order; subscription and invoice events keep
+ * the customer's subscription and its charges as Stripe last said; a refund made in Stripe's dashboard is recorded (one the console made is already known by its
  * id, and one Atrium made of a late or second payment is recorded with it); account updates and a deauthorisation change the connection's state the shop's readiness shows.
  */
 import Stripe from "stripe";
@@ -15,6 +16,7 @@ import type { AppServices } from "~/lib/context";
 import { defineEventFamily } from "~/modules/events/family";
 import { paymentConnectionsOf } from "./connections.server";
 import { ordersOf } from "./orders.server";
+import { applyStripeInvoice, refreshStripeSubscription, settleSubscriptionCheckout } from "./stripe-billing.server";
 import { type StripeCredentials, releaseStripeCheckout, settleStripeSession } from "./stripe.server";
 
 /**
@@ -66,12 +68,14 @@ export const paymentsEvents = defineEventFamily({
   signedForOneWorkspace: true,
   tags: ["product", "shop"],
   describe: {
-    summary: "Payment providers' events (Stripe: checkout, refund and account events)",
+    summary: "Payment providers' events (Stripe: checkout, refund, subscription, invoice and account events)",
     description:
       "Stripe sends these to the endpoint Atrium registers when a shop connects its account " +
       "(`/api/webhooks/payments?workspace={id}`), signed with `Stripe-Signature` (`t=…,v1=…`) and that endpoint's " +
       "signing secret. `checkout.session.completed` and `.async_payment_succeeded` pay the order the session was " +
       "made for, `checkout.session.expired` releases it, `refund.created` records a refund made in Stripe, " +
+      "`customer.subscription.*` keep a customer's subscription in Stripe's latest state (read from Stripe, so the " +
+      "order they come in does not matter), `invoice.paid` and `.payment_failed` record its charges, " +
       "`account.updated` and `account.application.deauthorized` change the connection's state. Each event id is " +
       "applied once; other types are acknowledged and ignored.",
     example: {
@@ -104,6 +108,10 @@ export const paymentsEvents = defineEventFamily({
       case "checkout.session.async_payment_succeeded":
         // The shop's Stripe account may sell elsewhere too (payment links, another app): a checkout Atrium did not
         // make is acknowledged and left alone, so Stripe does not retry it for days and disable the endpoint.
+        if (event.data.object.metadata?.atrium_kind === "subscription") {
+          await settleSubscriptionCheckout(services, workspace.id, event.data.object.id, null);
+          return;
+        }
         if (!event.data.object.metadata?.atrium_order) return;
         await settleStripeSession(services, workspace.id, event.data.object, originOf(services));
         return;
@@ -132,6 +140,19 @@ export const paymentsEvents = defineEventFamily({
         });
         return;
       }
+      case "customer.subscription.created":
+      case "customer.subscription.updated":
+      case "customer.subscription.deleted":
+        // Stripe does not deliver these in order: the subscription is read as it is now, so a late `created`
+        // cannot bring back a subscription an `updated` has already cancelled.
+        await refreshStripeSubscription(services, workspace.id, event.data.object);
+        return;
+      case "invoice.paid":
+        await applyStripeInvoice(services, workspace.id, event.data.object, "paid");
+        return;
+      case "invoice.payment_failed":
+        await applyStripeInvoice(services, workspace.id, event.data.object, "failed");
+        return;
       case "account.updated": {
         const account = event.data.object;
         const ready = account.charges_enabled !== false;

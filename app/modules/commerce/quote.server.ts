@@ -159,7 +159,12 @@ export async function quoteCart(db: Db, workspaceId: string, request: QuoteReque
         .selectFrom("product_variants as v")
         .innerJoin("products as p", "p.id", "v.product_id")
         .selectAll("v")
-        .select(["p.slug as product_slug", "p.title as product_title", "p.status as product_status"])
+        .select([
+          "p.slug as product_slug",
+          "p.title as product_title",
+          "p.status as product_status",
+          "p.subscription_interval as product_subscription",
+        ])
         .where("v.workspace_id", "=", workspaceId)
         .where("p.workspace_id", "=", workspaceId)
         .where("v.id", "in", ids)
@@ -192,10 +197,13 @@ export async function quoteCart(db: Db, workspaceId: string, request: QuoteReque
     const row = byId.get(line.variantId);
     if (seen.has(line.variantId)) continue;
     seen.add(line.variantId);
-    if (!row || row.product_status !== "active") {
+    if (!row || row.product_status !== "active" || row.product_subscription) {
       problems.push({
         code: "unavailable",
-        message: "This item is no longer available",
+        // A product that is now sold by subscription is subscribed to from its page, not bought in a cart (ADR 033).
+        message: row?.product_subscription
+          ? "This item is now sold by subscription: subscribe from its page"
+          : "This item is no longer available",
         blocking: true,
         variantId: line.variantId,
       });

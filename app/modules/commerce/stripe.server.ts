@@ -28,6 +28,11 @@ export const STRIPE_EVENTS = [
   "checkout.session.async_payment_succeeded",
   "checkout.session.expired",
   "refund.created",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "invoice.paid",
+  "invoice.payment_failed",
   "account.updated",
   "account.application.deauthorized",
 ] as const;
@@ -157,6 +162,12 @@ export async function checkStripe(services: Services, workspaceId: string): Prom
   try {
     const described = describeAccount(await api.accounts.retrieve(null));
     await connections.setState("stripe", described.ready ? "connected" : "error", described.detail);
+    // An endpoint registered by an earlier Atrium may lack events added since (subscriptions): ask for them all.
+    const endpointId = (await connections.get("stripe"))?.webhookEndpointId;
+    if (endpointId)
+      await api.webhookEndpoints.update(endpointId, { enabled_events: [...STRIPE_EVENTS] }).catch((error: unknown) => {
+        services.logger.warn({ err: error }, "Stripe's webhook endpoint could not be updated");
+      });
   } catch (error) {
     const failure = stripeFailure(error, "check the connection");
     await connections.setState(

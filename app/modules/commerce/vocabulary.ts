@@ -50,3 +50,35 @@ export function countryName(code: string): string {
 /** The one-time sorts a collection's manual order can start from (the console's "Sort once by"). */
 export const ARRANGEMENTS = ["title", "newest", "price"] as const;
 export type Arrangement = (typeof ARRANGEMENTS)[number];
+
+/** How often a subscription product is charged (ADR 033): Stripe Billing's intervals, days left out. */
+export const SUBSCRIPTION_INTERVALS = ["week", "month", "year"] as const;
+export type SubscriptionInterval = (typeof SUBSCRIPTION_INTERVALS)[number];
+
+export interface SubscriptionPlan {
+  interval: SubscriptionInterval;
+  /** Every this many intervals (every 2 weeks, every 3 months). */
+  every: number;
+  trialDays: number;
+}
+
+/** "month", "2 weeks", "year": what a price is per ("£9.00 / month", "every 2 weeks"). */
+export function planPeriod(plan: Pick<SubscriptionPlan, "interval" | "every">): string {
+  return plan.every === 1 ? plan.interval : `${plan.every} ${plan.interval}s`;
+}
+
+/** "£9.00 / month", "£20.00 every 2 weeks". */
+export function planPrice(price: string, plan: Pick<SubscriptionPlan, "interval" | "every">): string {
+  return plan.every === 1 ? `${price} / ${plan.interval}` : `${price} every ${planPeriod(plan)}`;
+}
+
+export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
+  incomplete: "Waiting for the first payment",
+  incomplete_expired: "Never started",
+  trialing: "Free trial",
+  active: "Active",
+  past_due: "Payment failed",
+  unpaid: "Unpaid",
+  canceled: "Ended",
+  paused: "Paused",
+};
