@@ -206,6 +206,7 @@ export default function Billing() {
       {d.offer ? (
         <form method="post" action={`${base}/billing`} className="portal-panel billing-offer">
           <h2>Subscribe to {d.offer.title}</h2>
+          <p className="billing-offer__price">{planPrice(formatMoney(d.offer.price, d.currency), d.offer)}</p>
           {d.offer.existing ? (
             <p className="portal-panel__lead">You already subscribe to this; it is listed below.</p>
           ) : !d.offer.cardsReady ? (
@@ -214,7 +215,6 @@ export default function Billing() {
             </p>
           ) : (
             <>
-              <p className="billing-offer__price">{planPrice(formatMoney(d.offer.price, d.currency), d.offer)}</p>
               <p className="portal-panel__lead">
                 {d.offer.trialDays > 0
                   ? `The first ${d.offer.trialDays} days are free; then your card is charged every ${planPeriod(d.offer)}.`
@@ -246,7 +246,9 @@ export default function Billing() {
               <li key={s.id} className="portal-panel billing-subscription">
                 <div className="billing-subscription__head">
                   <h3>{s.title}</h3>
-                  <span className={`portal-status billing-status billing-status--${s.live ? s.status : "ended"}`}>
+                  <span
+                    className={`portal-status billing-status billing-status--${!s.live ? "ended" : s.cancelAtPeriodEnd ? "ending" : s.status}`}
+                  >
                     {s.cancelAtPeriodEnd && s.live ? "Cancelled" : s.statusLabel}
                   </span>
                 </div>

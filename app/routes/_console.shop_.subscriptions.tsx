@@ -63,7 +63,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
         title: s.title,
         productId: s.productId,
         price: planPrice(formatMoney(s.amount, s.currency), s),
-        status: ended ? "ended" : s.status,
+        status: ended ? "ended" : s.cancelAtPeriodEnd ? "ending" : s.status,
         label: s.cancelAtPeriodEnd && !ended ? "Cancelled" : (SUBSCRIPTION_STATUS_LABELS[s.status] ?? s.status),
         next: ended
           ? `Ended ${day(s.canceledAt)}`

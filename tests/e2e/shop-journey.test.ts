@@ -4,7 +4,8 @@
  * delivery, VAT and a coupon; a guest buys with the coupon and gets a confirmation; a signed-in customer buys
  * and finds the order in their portal; the operator marks an order paid, sends it, and cancels another. Then
  * card payments (issue 18): the operator connects Stripe (a local Stripe the official SDK talks to), a guest pays
- * on its hosted page and comes back to a paid order, and the operator refunds part of it through Stripe. Every
+ * on its hosted page and comes back to a paid order, and the operator refunds part of it through Stripe; a product
+ * sold as a subscription is subscribed to by a customer on Stripe's page and cancelled at its period's end. Every
  * new page passes axe at 1280 and 390 pixels wide; with SHOTS_DIR set, each is photographed at both.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -340,6 +341,70 @@ describe("the shop", () => {
       { provider: "stripe", kind: "payment", amount: payments[0]!.amount },
       { provider: "stripe", kind: "refund", amount: 100 },
     ]);
+  });
+});
+
+describe("subscriptions", () => {
+  it("sells a product as a subscription; a customer subscribes on Stripe's page, then cancels at the period's end", async () => {
+    const url = suite.server.url;
+    await operator.goto(`${url}/shop/products/new`);
+    await operator.getByLabel("Name").fill("Bread club");
+    await operator.getByLabel("Price", { exact: true }).fill("18.00");
+    await operator.getByRole("spinbutton", { name: "Stock" }).fill("50");
+    await operator.getByLabel("Status").selectOption("active");
+    await operator.getByLabel("As a subscription").check();
+    await operator.getByLabel("Period").selectOption("month");
+    await operator.getByLabel("Free trial (days)").fill("14");
+    await operator.getByRole("button", { name: "Create product" }).click();
+    await operator.getByText("Product created.").waitFor();
+    await check(operator, "product-subscription");
+
+    const browser = await openBrowser({ bypassCSP: true });
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`${url}/${SLUG}/shop/bread-club`);
+      await page.getByText("14-day free trial, then charged every month.").waitFor();
+      await check(page, "product-subscribe");
+      await page.getByRole("button", { name: "Subscribe" }).click();
+      // Signing in first, then back to the plan.
+      const email = uniqueEmail("club");
+      await page.getByRole("textbox", { name: "E-mail address" }).fill(email);
+      await page.getByRole("button", { name: "E-mail me a code" }).click();
+      await page.getByLabel("Code").fill(codeMailTo(url, email).code);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { name: "Subscribe to Bread club" }).waitFor();
+      await page.getByText("$18.00 / month").first().waitFor();
+      await check(page, "billing-offer");
+      await page.getByRole("button", { name: "Continue to payment" }).click();
+      await page.waitForURL(`${stripe.url}/pay/**`);
+      await page.getByText("14 days free, then 18.00 USD per month").waitFor();
+      await page.getByRole("button", { name: "Pay" }).click();
+      await page.waitForURL(`${url}/${SLUG}/billing?notice=subscribed`);
+      await page.getByText("You are subscribed.").waitFor();
+      await page.locator(".billing-status", { hasText: "Free trial" }).waitFor();
+      await check(page, "billing-subscribed");
+
+      // Cancelling asks first, then ends at the period's end; it can be taken back.
+      await page.getByRole("link", { name: "Cancel subscription" }).click();
+      await page.getByText("Cancel Bread club?").waitFor();
+      await check(page, "billing-cancel-confirm");
+      await page.getByRole("button", { name: "Cancel subscription" }).click();
+      await page.getByText("Your subscription is cancelled").waitFor();
+      await page.getByRole("button", { name: "Keep my subscription" }).waitFor();
+      await check(page, "billing-cancelled");
+      const subscription = await suite.server.db
+        .selectFrom("subscriptions")
+        .select(["reference", "cancel_at_period_end"])
+        .executeTakeFirstOrThrow();
+      expect(subscription.cancel_at_period_end).toBe(1);
+      expect(stripe.subscription(subscription.reference).cancel_at_period_end).toBe(true);
+    } finally {
+      await browser.close();
+    }
+
+    await operator.goto(`${url}/shop/subscriptions`);
+    await operator.getByRole("cell", { name: /Bread club/ }).waitFor();
+    await check(operator, "console-subscriptions");
   });
 });
 
