@@ -66,7 +66,7 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
       return { ok: true, message: "Stripe answered: the connection works." };
     }
     if (values.intent === "stripe-disconnect") {
-      await disconnectStripe(services, workspace.id, session.user.id);
+      await disconnectStripe(services, workspace.id, session.user.id, await publicOrigin(request, context));
       return { ok: true, message: "Stripe is disconnected. Orders already paid by card keep their payments." };
     }
     const current = await commerceSettingsOf(context.services.db, workspace.id).get();

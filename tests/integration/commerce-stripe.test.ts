@@ -136,6 +136,24 @@ describe("connecting Stripe", () => {
     ).toEqual([]);
   });
 
+  it("expires the card pages still open before disconnecting, and applies one paid meanwhile", async () => {
+    const s = await stripeShop();
+    const open = await buyByCard(s);
+    const paid = await buyByCard(s);
+    // Paid on Stripe's page, but its event and the customer's return have not arrived yet.
+    stripe.hold();
+    await stripe.pay(paid.sessionId);
+    const gone = await s.owner.post("/settings/integrations/payments", { intent: "stripe-disconnect" });
+    expect(await gone.text()).toContain("Stripe is disconnected");
+    stripe.held = [];
+    await stripe.release();
+    expect(stripe.accountOf(s.key).sessions.get(open.sessionId)!.status).toBe("expired");
+    expect((await orderRow(paid.orderId)).status).toBe("paid");
+    expect(await paymentsOf(paid.orderId)).toHaveLength(1);
+    // The open one can no longer be paid; its hold still runs and then releases its stock, as for any order.
+    expect((await orderRow(open.orderId)).status).toBe("pending");
+  });
+
   it("follows Stripe's account events: a deauthorisation stops card payments until the account is back", async () => {
     const s = await stripeShop();
     expect(await (await new Client(server.url).get(`/${s.slug}/shop`)).status).toBe(200);

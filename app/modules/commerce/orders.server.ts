@@ -751,6 +751,20 @@ export function ordersOf(db: Db, workspaceId: string) {
       return row ? toOrder(row) : null;
     },
 
+    /** Unpaid orders whose provider's hosted page may still be open (at most `limit`, oldest first). */
+    async openCheckouts(provider: string, limit = 500): Promise<Order[]> {
+      const list = await rows()
+        .selectAll()
+        .where("status", "=", "pending")
+        .where("payment_provider", "=", provider)
+        .where("checkout_reference", "is not", null)
+        .where("checkout_expires_at", ">", isoNow())
+        .orderBy("created_at")
+        .limit(limit)
+        .execute();
+      return list.map(toOrder);
+    },
+
     /** The order a provider's payment paid, by the payment's reference (a Stripe PaymentIntent's id). */
     async byPaymentReference(provider: string, reference: string): Promise<Order | null> {
       const row = await db

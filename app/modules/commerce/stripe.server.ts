@@ -181,11 +181,22 @@ export async function checkStripe(services: Services, workspaceId: string): Prom
   }
 }
 
-/** Disconnects: removes the endpoint Atrium registered (when Stripe can be reached) and forgets the keys. */
-export async function disconnectStripe(services: Services, workspaceId: string, actorUserId: string): Promise<void> {
+/**
+ * Disconnects: first expires the card pages still open, so no one pays an order whose payment event could no
+ * longer be verified (one paid meanwhile is applied now); then removes the endpoint Atrium registered (when Stripe
+ * can be reached) and forgets the keys.
+ */
+export async function disconnectStripe(
+  services: Services,
+  workspaceId: string,
+  actorUserId: string,
+  origin: string,
+): Promise<void> {
   const connections = paymentConnectionsOf(services, workspaceId);
   const existing = await connections.get("stripe");
   if (!existing) throw notFound("Stripe is not connected");
+  for (const order of await ordersOf(services.db, workspaceId).openCheckouts("stripe"))
+    await releaseStripeCheckout(services, workspaceId, order, origin);
   if (existing.webhookEndpointId) {
     const { api } = await clientOf(services, workspaceId);
     await api.webhookEndpoints.del(existing.webhookEndpointId).catch((error: unknown) => {
