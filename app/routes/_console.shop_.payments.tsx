@@ -1,5 +1,5 @@
-// /shop/payments — every payment and refund across providers, newest first (ADR 030, 032). Payouts (Stripe's
-// transfers to the shop's bank) are not listed yet: ADR 032, "Not done".
+// /shop/payments — every payment and refund across providers, newest first (ADR 030, 032), and the latest payouts
+// (Stripe's transfers to the shop's bank, as Stripe last reported them).
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { pageCount, pageOf } from "~/lib/pagination.server";
@@ -7,6 +7,7 @@ import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { formatMoney } from "~/modules/commerce/money";
 import { ordersOf } from "~/modules/commerce/orders.server";
+import { PAYOUT_STATUS_LABELS, payoutsOf } from "~/modules/commerce/payouts.server";
 import { profileOf } from "~/modules/sites/profile.server";
 import { SHOP_TABS } from "~/console/shop";
 import { Pager } from "~/ui/pager";
@@ -21,16 +22,20 @@ export const links: LinksFunction = () => [
 ];
 
 const PAGE_SIZE = 50;
+const PAYOUTS_SHOWN = 10;
 
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const { workspace } = await requireWorkspace(request, context, "viewer");
   const orders = ordersOf(context.services.db, workspace.id);
   const { page, ...window } = pageOf(request, PAGE_SIZE);
-  const [payments, total, profile] = await Promise.all([
+  const [payments, total, profile, payouts] = await Promise.all([
     orders.payments(window),
     orders.countPayments(),
     profileOf(context.services.db, workspace.id).get(),
+    payoutsOf(context.services.db, workspace.id).latest(PAYOUTS_SHOWN),
   ]);
+  const day = (iso: string) =>
+    new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: profile.timeZone }).format(new Date(iso));
   const when = (iso: string) =>
     new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: profile.timeZone }).format(
       new Date(iso),
@@ -38,6 +43,14 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
   return {
     page,
     pages: pageCount(total, PAGE_SIZE),
+    payouts: payouts.map((p) => ({
+      id: p.id,
+      amount: formatMoney(p.amount, p.currency),
+      status: p.status,
+      label: PAYOUT_STATUS_LABELS[p.status] ?? p.status,
+      arrival: day(p.arrivalDate),
+      detail: p.detail,
+    })),
     payments: payments.map((p) => ({
       id: p.id,
       kind: p.kind,
@@ -63,6 +76,39 @@ export default function ShopPayments() {
         </Link>
       </div>
       <SectionTabs label="Shop" tabs={SHOP_TABS} />
+      {d.payouts.length > 0 ? (
+        <section aria-labelledby="payouts-heading" className="payouts">
+          <h2 id="payouts-heading">Payouts to your bank</h2>
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Payouts">
+            <table className="customer-table">
+              <thead>
+                <tr>
+                  <th scope="col">Arrives</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Provider</th>
+                  <th scope="col" className="amount">
+                    Amount
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.payouts.map((p) => (
+                  <tr key={p.id}>
+                    <td>{p.arrival}</td>
+                    <td>
+                      <span className={`status-pill status-pill--payout-${p.status}`}>{p.label}</span>
+                      {p.detail ? <span className="customer-email">{p.detail}</span> : null}
+                    </td>
+                    <td>Stripe</td>
+                    <td className="amount">{p.amount}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ) : null}
+      <h2 className="payments-heading">Payments and refunds</h2>
       {d.payments.length === 0 ? (
         <div className="empty">
           <p>

@@ -2,7 +2,7 @@
  * Owned by `app/modules/commerce` (issue 17, ADR 030). Created in 0027-commerce; `payment_connections`,
  * `invoices`, `invoice_counters` and the orders' `checkout_*` columns in 0028-commerce-payment-providers (ADR 032);
  * `subscriptions`, `subscription_charges` and the products' `subscription_*` columns in 0029-commerce-subscriptions
- * (ADR 033). Money columns are integers
+ * (ADR 033); `payouts` in 0030-commerce-payouts. Money columns are integers
  * in minor units (an order's in its own `currency`, the catalogue's in the business profile's).
  */
 import type { Generated, Selectable } from "kysely";
@@ -381,6 +381,26 @@ export interface SubscriptionChargesTable {
   occurred_at: string;
 }
 
+/** A provider's transfer of the shop's balance to its bank (Stripe's payouts), as last read from the provider. */
+export interface PayoutsTable {
+  id: string;
+  workspace_id: string;
+  provider: string;
+  /** Stripe's `po_…`; unique per workspace and provider. */
+  reference: string;
+  /** Stripe's: pending | in_transit | paid | failed | canceled. */
+  status: string;
+  amount: number;
+  currency: string;
+  /** When it is (or was) expected in the bank. */
+  arrival_date: string;
+  /** Why it failed, in the provider's words. */
+  detail: string;
+  provider_updated_at: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface IdempotencyKeysTable {
   workspace_id: string;
   /** `customer:{id}`, `cart:{id}` or `manage:{tokenId}`: another caller's key never replays this answer. */
@@ -418,6 +438,7 @@ export interface CommerceTables {
   invoice_counters: InvoiceCountersTable;
   subscriptions: SubscriptionsTable;
   subscription_charges: SubscriptionChargesTable;
+  payouts: PayoutsTable;
   idempotency_keys: IdempotencyKeysTable;
 }
 

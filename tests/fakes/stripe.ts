@@ -1,7 +1,7 @@
 /**
  * A local Stripe for tests and development (ADR 032): the parts of Stripe's API the official SDK calls for Atrium —
- * the account, webhook endpoints, Checkout Sessions with their hosted page, refunds, and Billing's subscriptions and
- * invoices (ADR 033) — answering with objects typed
+ * the account, webhook endpoints, Checkout Sessions with their hosted page, refunds, payouts, and Billing's
+ * subscriptions and invoices (ADR 033) — answering with objects typed
  * by the SDK's own `Stripe.*` types, and events signed by the SDK's own test-header helper and posted to the
  * registered endpoints, as Stripe does. The SDK under test talks to it over HTTP (`STRIPE_API_URL`); nothing of
  * Stripe's is replaced inside Atrium.
@@ -33,6 +33,7 @@ interface Account {
   refunds: Stripe.Refund[];
   subscriptions: Map<string, Stripe.Subscription>;
   invoices: Stripe.Invoice[];
+  payouts: Map<string, Stripe.Payout>;
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
@@ -89,6 +90,11 @@ export interface FakeStripe {
    * end ends instead (`customer.subscription.deleted`).
    */
   renew(id: string, options?: { fail?: boolean }): FakeStripeEvent[];
+  /**
+   * A payout to the shop's bank: made (`payout.created`, in transit, arriving in two days) or, given an id, moved to
+   * `status` (`payout.paid`, `payout.failed`, …). Answers the payout.
+   */
+  payout(key: string, change: { id?: string; amount?: number; status?: "paid" | "failed" | "canceled" }): Stripe.Payout;
   /** The next `count` API calls answer `status` (500: garbage; 0: no answer until the client gives up). */
   failNext(count: number, status: number): void;
   requests: Array<{ method: string; path: string; idempotencyKey: string | null }>;
@@ -185,6 +191,7 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
       refunds: [],
       subscriptions: new Map(),
       invoices: [],
+      payouts: new Map(),
     });
     return key;
   };
@@ -304,6 +311,33 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
     }
     makeEvents(account, "customer.subscription.updated", subscription);
     return fake.events.slice(before);
+  };
+
+  fake.payout = (key, change) => {
+    const account = fake.accountOf(key);
+    const existing = change.id ? account.payouts.get(change.id) : undefined;
+    if (!existing) {
+      const made = {
+        id: id("po"),
+        object: "payout",
+        amount: change.amount ?? 0,
+        currency: account.account.default_currency ?? "usd",
+        status: "in_transit",
+        arrival_date: seconds() + 2 * DAY,
+        created: seconds(),
+        failure_message: null,
+        metadata: {},
+      } as unknown as Stripe.Payout;
+      account.payouts.set(made.id, made);
+      makeEvents(account, "payout.created", made);
+      return made;
+    }
+    Object.assign(existing, {
+      status: change.status ?? existing.status,
+      failure_message: change.status === "failed" ? "The bank account has been closed." : null,
+    });
+    makeEvents(account, `payout.${change.status ?? "updated"}`, existing);
+    return existing;
   };
 
   function complete(account: Account, session: Stripe.Checkout.Session): string {
@@ -556,6 +590,12 @@ ${
         makeEvents(account, "customer.subscription.updated", subscription);
         return json(200, subscription);
       }
+    }
+    if (req.method === "GET" && (m = /^\/v1\/payouts\/(po_[\w]+)$/.exec(path))) {
+      const payout = account.payouts.get(m[1]!);
+      if (!payout)
+        return stripeError(res, 404, "invalid_request_error", `No such payout: '${m[1]}'`, "resource_missing");
+      return json(200, payout);
     }
     if (req.method === "POST" && (m = /^\/v1\/webhook_endpoints\/([\w]+)$/.exec(path))) {
       const endpoint = account.endpoints.find((e) => e.id === m![1]);

@@ -474,6 +474,58 @@ describe("the payments receiver", () => {
   });
 });
 
+describe("payouts", () => {
+  it("lists Stripe's payouts to the bank on the payments page, each once, in the state Stripe reports now", async () => {
+    const s = await stripeShop();
+    const empty = await (await s.owner.get("/shop/payments")).text();
+    expect(empty).not.toContain("Payouts to your bank");
+
+    stripe.hold();
+    const first = stripe.payout(s.key, { amount: 12_345 });
+    stripe.payout(s.key, { id: first.id, status: "paid" });
+    const second = stripe.payout(s.key, { amount: 500 });
+    stripe.payout(s.key, { id: second.id, status: "failed" });
+    // Paid before created, and every event twice: what is kept is what Stripe says now.
+    const answers = await stripe.release((events) => [...events].reverse());
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    for (const e of stripe.events.filter((e) => e.event.type.startsWith("payout."))) await stripe.deliver(e);
+    const rows = await server.db
+      .selectFrom("payouts")
+      .select(["reference", "status", "amount", "currency", "detail"])
+      .where("workspace_id", "=", s.workspaceId)
+      .orderBy("amount")
+      .execute();
+    expect(rows).toEqual([
+      {
+        reference: second.id,
+        status: "failed",
+        amount: 500,
+        currency: "GBP",
+        detail: "The bank account has been closed.",
+      },
+      { reference: first.id, status: "paid", amount: 12_345, currency: "GBP", detail: "" },
+    ]);
+    const page = (await (await s.owner.get("/shop/payments")).text()).replace(/<!-- -->/g, "");
+    expect(page).toContain("Payouts to your bank");
+    expect(page).toContain("£123.45");
+    expect(page).toContain("Paid out");
+    expect(page).toContain("Failed");
+    expect(page).toContain("The bank account has been closed.");
+
+    // Stripe unreachable while an event comes: a 503, so Stripe sends it again; nothing changed.
+    stripe.hold();
+    const third = stripe.payout(s.key, { amount: 700 });
+    stripe.failNext(3, 502);
+    const [refused] = await stripe.release();
+    expect(refused!.status).toBe(503);
+    expect(await server.db.selectFrom("payouts").select("id").where("reference", "=", third.id).execute()).toEqual([]);
+    expect((await stripe.deliver(stripe.events.at(-1)!)).status).toBe(200);
+    expect(await server.db.selectFrom("payouts").select("status").where("reference", "=", third.id).execute()).toEqual([
+      { status: "in_transit" },
+    ]);
+  });
+});
+
 describe("when Stripe cannot open its page", () => {
   it("places the order, says so, and opens the page from the order once Stripe answers", async () => {
     const s = await stripeShop();

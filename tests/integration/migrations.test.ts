@@ -173,6 +173,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
       "0027-commerce",
       "0028-commerce-payment-providers",
       "0029-commerce-subscriptions",
+      "0030-commerce-payouts",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
@@ -195,6 +196,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0030-commerce-payouts Success",
       "Down 0029-commerce-subscriptions Success",
       "Down 0028-commerce-payment-providers Success",
       "Down 0027-commerce Success",

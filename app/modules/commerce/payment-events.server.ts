@@ -16,6 +16,7 @@ import type { AppServices } from "~/lib/context";
 import { defineEventFamily } from "~/modules/events/family";
 import { paymentConnectionsOf } from "./connections.server";
 import { ordersOf } from "./orders.server";
+import { refreshStripePayout } from "./payouts.server";
 import { applyStripeInvoice, refreshStripeSubscription, settleSubscriptionCheckout } from "./stripe-billing.server";
 import { type StripeCredentials, releaseStripeCheckout, settleStripeSession } from "./stripe.server";
 
@@ -76,6 +77,7 @@ export const paymentsEvents = defineEventFamily({
       "made for, `checkout.session.expired` releases it, `refund.created` records a refund made in Stripe, " +
       "`customer.subscription.*` keep a customer's subscription in Stripe's latest state (read from Stripe, so the " +
       "order they come in does not matter), `invoice.paid` and `.payment_failed` record its charges, " +
+      "`payout.*` keep the shop's payouts to its bank, " +
       "`account.updated` and `account.application.deauthorized` change the connection's state. Each event id is " +
       "applied once; other types are acknowledged and ignored.",
     example: {
@@ -152,6 +154,13 @@ export const paymentsEvents = defineEventFamily({
         return;
       case "invoice.payment_failed":
         await applyStripeInvoice(services, workspace.id, event.data.object, "failed");
+        return;
+      case "payout.created":
+      case "payout.updated":
+      case "payout.paid":
+      case "payout.failed":
+      case "payout.canceled":
+        await refreshStripePayout(services, workspace.id, event.data.object);
         return;
       case "account.updated": {
         const account = event.data.object;

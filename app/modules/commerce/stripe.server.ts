@@ -33,6 +33,11 @@ export const STRIPE_EVENTS = [
   "customer.subscription.deleted",
   "invoice.paid",
   "invoice.payment_failed",
+  "payout.created",
+  "payout.updated",
+  "payout.paid",
+  "payout.failed",
+  "payout.canceled",
   "account.updated",
   "account.application.deauthorized",
 ] as const;
