@@ -341,6 +341,16 @@ describe("the shop", () => {
       { provider: "stripe", kind: "payment", amount: payments[0]!.amount },
       { provider: "stripe", kind: "refund", amount: 100 },
     ]);
+
+    // Stripe pays the balance out to the bank: listed above the payments.
+    const payout = stripe.payout(key, { amount: payments[0]!.amount - 100 });
+    stripe.payout(key, { id: payout.id, status: "paid" });
+    await expect
+      .poll(async () => (await suite.server.db.selectFrom("payouts").select("status").execute()).map((p) => p.status))
+      .toEqual(["paid"]);
+    await operator.goto(`${url}/shop/payments`);
+    await operator.getByRole("region", { name: "Payouts" }).getByText("Paid out").waitFor();
+    await check(operator, "console-payments-payouts");
   });
 });
 
