@@ -12,3 +12,9 @@ export const SHOP_TABS: readonly SectionTab[] = [
 ];
 
 export const PRODUCT_STATUS_LABELS = { draft: "Draft", active: "Active", archived: "Archived" } as const;
+
+/** The console's Shipping area (ADR 030, 034): the packages sent and the zones and rates customers choose from. */
+export const SHIPPING_TABS: readonly SectionTab[] = [
+  { label: "Shipments", to: "/shipping", end: true },
+  { label: "Zones and rates", to: "/shipping/rates" },
+];

@@ -60,7 +60,7 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
     entries: [
       { label: "Products", to: "/shop", end: true, scope: "workspace" },
       { label: "Orders", to: "/shop/orders", scope: "workspace" },
-      { label: "Delivery", to: "/shipping", scope: "workspace" },
+      { label: "Shipping", to: "/shipping", scope: "workspace" },
     ],
   },
   {
@@ -76,6 +76,7 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
       { label: "Domains", to: "/settings/domains", scope: "workspace", role: "admin" },
       { label: "Event receivers", to: "/settings/webhooks", scope: "workspace", role: "admin" },
       { label: "Payments", to: "/settings/integrations/payments", scope: "workspace", role: "admin" },
+      { label: "Shipping labels", to: "/settings/integrations/shipping", scope: "workspace", role: "admin" },
       { label: "Page status", to: "/settings/page-status", scope: "workspace" },
       { label: "API keys", to: "/settings/api-keys", scope: "account" },
       { label: "OAuth apps", to: "/settings/integrations/oauth-apps", scope: "account" },

@@ -135,6 +135,18 @@ export const EnvSchema = z.object({
     .default("https://api.stripe.com"),
   /** How long one call to a payment provider may take before it is abandoned (and retried, where that is safe). */
   PAYMENTS_TIMEOUT_MS: int(15_000, 100),
+  /**
+   * Where EasyPost's API is (ADR 034), for every workspace, as STRIPE_API_URL is Stripe's: the official client's
+   * `baseUrl`, ending in its version (`/v2/`). Only tests and local development point it at a fake.
+   */
+  EASYPOST_API_URL: z
+    .string()
+    .url("must be an absolute URL such as https://api.easypost.com/v2/")
+    .refine((v) => !/[?#]/.test(v), "must not have a query or fragment")
+    .transform((v) => (v.endsWith("/") ? v : `${v}/`))
+    .default("https://api.easypost.com/v2/"),
+  /** How long one call to a shipping provider may take before it is abandoned. */
+  SHIPPING_TIMEOUT_MS: int(15_000, 100),
   /** The page cache (ADR 026): its memory in bytes (0 turns it off), the largest answer it keeps, how long at most. */
   PAGE_CACHE_MAX_BYTES: int(67_108_864, 0),
   PAGE_CACHE_MAX_ENTRY_BYTES: int(1_048_576, 1),

@@ -25,10 +25,12 @@ import { ORDER_STATUS_LABELS, countryName } from "~/modules/commerce/vocabulary"
 import { assertGrants } from "~/modules/customers/manage-tokens.server";
 import { PRIVATE, mailOrigin } from "~/modules/customers/portal.server";
 import { linkBase } from "~/modules/sites/address.server";
+import { profileOf } from "~/modules/sites/profile.server";
 import { SITE_LAYOUT_ID, type SiteChrome, withSiteChrome } from "~/site/chrome";
 import { FormNotice, PortalFrame, formatWhen } from "~/site/portal";
 import { TotalsSummary } from "~/site/shop/summary";
 import type { RouteHandle } from "~/ui/handle";
+import { PackageList } from "~/ui/packages";
 import portalCss from "~/styles/site-portal.css?url";
 import shopCss from "~/styles/site-shop.css?url";
 
@@ -68,7 +70,12 @@ export const loader = page("customer", async ({ request, params, context }: Load
       confirming = settled === "not_paid";
     }
   }
-  const { order, lines, payment, canCancel } = await ordersFor(context, visitor).detail(id);
+  const { order, lines, payment, canCancel, shipments } = await ordersFor(context, visitor).detail(id);
+  const profile = await profileOf(context.services.db, visitor.site.workspace.id).get();
+  const when = (iso: string) =>
+    new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: profile.timeZone }).format(
+      new Date(iso),
+    );
   const invoice = await invoicesOf(context.services.db, visitor.site.workspace.id).forOrder(order.id);
   return {
     confirming,
@@ -76,6 +83,12 @@ export const loader = page("customer", async ({ request, params, context }: Load
     order,
     lines,
     payment,
+    packages: shipments.map((p) => ({
+      ...p,
+      statusDetail: "",
+      sent: when(p.createdAt),
+      steps: p.steps.map((t) => ({ ...t, at: when(t.occurredAt) })),
+    })),
     canCancel: canCancel && (visitor.kind === "customer" || visitor.grant.actions.includes("cancel")),
     base: linkBase(context, visitor.site.workspace.slug),
     guest: visitor.kind === "guest",
@@ -224,6 +237,12 @@ export default function OrderPage() {
             {order.email}
           </p>
         </section>
+        {d.packages.length > 0 ? (
+          <section aria-labelledby="packages-heading" className="order-packages">
+            <h2 id="packages-heading">{d.packages.length > 1 ? "Your packages" : "Your package"}</h2>
+            <PackageList packages={d.packages} />
+          </section>
+        ) : null}
         <section>
           <h2>{order.address ? "Delivery address" : "Delivery"}</h2>
           {order.address ? (

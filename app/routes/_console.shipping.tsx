@@ -1,317 +1,245 @@
-// /shipping — delivery (ADR 030): zones (the countries you ship to) with their rates — a flat price, a price by
-// weight, free over an order value — and local pickup, which needs no zone. The checkout offers a customer the
-// rates of their country's zone that fit their cart, and pickup. Editors change it; every member reads.
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { invalid } from "~/lib/errors";
-import { type FormResult, runForm } from "~/lib/forms.server";
+// /shipping — packages (ADR 034): the paid orders still waiting to be sent (oldest first, each a link to the
+// order page where it is packed, labelled and sent), and every package sent, newest first, with its carrier,
+// tracking and state — filtered to those on their way, delivered, or in trouble. Every member reads.
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { pageCount, pageOf } from "~/lib/pagination.server";
 import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
-import { formatMoney, parseMoney } from "~/modules/commerce/money";
-import { shippingOf } from "~/modules/commerce/prices.server";
-import { countryList, profileOf } from "~/modules/sites/profile.server";
-import { roleAtLeast } from "~/modules/tenancy/roles";
-import { ConfirmForm } from "~/ui/confirm-form";
-import { DescribedField, Field, FormMessage } from "~/ui/form";
+import { connectionStatesOf } from "~/modules/commerce/connections.server";
+import { formatMoney } from "~/modules/commerce/money";
+import { ordersOf } from "~/modules/commerce/orders.server";
+import { shipmentsOf } from "~/modules/commerce/shipments.server";
+import { SHIPMENT_FILTERS, type ShipmentFilter } from "~/modules/commerce/vocabulary";
+import { profileOf } from "~/modules/sites/profile.server";
+import { SHIPPING_TABS } from "~/console/shop";
+import { Pager } from "~/ui/pager";
+import { SectionTabs } from "~/ui/section-tabs";
 import consoleShopCss from "~/styles/console-shop.css?url";
 import consoleCustomersCss from "~/styles/console-customers.css?url";
 
-export const meta: MetaFunction = () => [{ title: "Delivery · Atrium" }];
+export const meta: MetaFunction = () => [{ title: "Shipping · Atrium" }];
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: consoleCustomersCss },
   { rel: "stylesheet", href: consoleShopCss },
 ];
 
+const PAGE_SIZE = 50;
+const WAITING_SHOWN = 20;
+
+const FILTER_LABELS: Record<ShipmentFilter, string> = {
+  all: "All",
+  open: "On their way",
+  delivered: "Delivered",
+  problem: "Problems",
+};
+
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
-  const { workspace, role } = await requireWorkspace(request, context, "viewer");
-  const shipping = shippingOf(context.services.db, workspace.id);
-  const [zones, rates, profile] = await Promise.all([
-    shipping.zones(),
-    shipping.rates(),
-    profileOf(context.services.db, workspace.id).get(),
+  const { workspace } = await requireWorkspace(request, context, "viewer");
+  const { db } = context.services;
+  const asked = new URL(request.url).searchParams.get("show") ?? "all";
+  const filter: ShipmentFilter = (SHIPMENT_FILTERS as readonly string[]).includes(asked)
+    ? (asked as ShipmentFilter)
+    : "all";
+  const { page, ...window } = pageOf(request, PAGE_SIZE);
+  const orders = ordersOf(db, workspace.id);
+  const [shipments, waiting, waitingCount, profile, easypost] = await Promise.all([
+    shipmentsOf(db, workspace.id).list(filter, { limit: window.size, offset: window.offset }),
+    orders.list({ status: "to_send", size: 500, offset: 0 }),
+    orders.count({ status: "to_send" }),
+    profileOf(db, workspace.id).get(),
+    connectionStatesOf(db, workspace.id).get("easypost"),
   ]);
-  const countries = countryList();
-  const name = new Map(countries.map((c) => [c.code, c.name]));
-  const money = (n: number) => formatMoney(n, profile.currency);
-  const describe = (r: (typeof rates)[number]) =>
-    [
-      r.price === 0 ? "Free" : money(r.price),
-      r.kind === "weight"
-        ? `for ${(r.minWeightGrams ?? 0) / 1000}–${r.maxWeightGrams === null ? "∞" : r.maxWeightGrams / 1000} kg`
-        : null,
-      r.freeOver !== null ? `free from ${money(r.freeOver)}` : null,
-    ]
-      .filter(Boolean)
-      .join(" · ");
+  const day = (iso: string) =>
+    new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: profile.timeZone }).format(new Date(iso));
   return {
-    canEdit: roleAtLeast(role, "editor"),
-    currency: profile.currency,
-    homeCountry: profile.address.country,
-    countries,
-    zones: zones.map((z) => ({
-      id: z.id,
-      name: z.name,
-      countries: z.countries.map((c) => name.get(c) ?? c),
-      rates: rates.filter((r) => r.zoneId === z.id).map((r) => ({ id: r.id, name: r.name, detail: describe(r) })),
+    filter,
+    page,
+    pages: pageCount(shipments.total, PAGE_SIZE),
+    total: shipments.total,
+    labels: easypost?.status === "connected",
+    // Oldest first: the order waiting longest is the one to pack next.
+    waiting: waiting
+      .slice()
+      .reverse()
+      .slice(0, WAITING_SHOWN)
+      .map((o) => ({
+        id: o.id,
+        number: o.number,
+        name: o.name,
+        status: o.status,
+        method: o.shippingMethod,
+        country: o.address?.country ?? "",
+        paid: o.paidAt ? day(o.paidAt) : "",
+      })),
+    waitingCount,
+    shipments: shipments.items.map((s) => ({
+      id: s.id,
+      orderId: s.orderId,
+      number: s.orderNumber,
+      who: s.customerName,
+      carrier: s.service ? `${s.carrier} · ${s.service}` : s.carrier,
+      trackingNumber: s.trackingNumber,
+      trackingUrl: s.trackingUrl,
+      status: s.status,
+      statusLabel: s.statusLabel,
+      detail: s.statusDetail,
+      label: s.labelUrl !== null,
+      cost: s.labelCost !== null && s.labelCurrency ? formatMoney(s.labelCost, s.labelCurrency) : null,
+      sent: day(s.createdAt),
+      delivered: s.deliveredAt ? day(s.deliveredAt) : null,
     })),
-    pickup: rates
-      .filter((r) => r.kind === "pickup")
-      .map((r) => ({ id: r.id, name: r.name, detail: describe(r), instructions: r.instructions })),
   };
 });
 
-export const action = page("operator", async ({ request, context }: ActionFunctionArgs) => {
-  const { session, workspace } = await requireWorkspace(request, context, "editor");
-  const { db } = context.services;
-  const shipping = shippingOf(db, workspace.id);
-  const actor = session.user.id;
-  return runForm(request, context, async (values): Promise<FormResult> => {
-    const currency = (await profileOf(db, workspace.id).get()).currency;
-    const amount = (field: string, required: boolean) => {
-      const text = (values[field] ?? "").trim();
-      if (text === "") {
-        if (required) throw invalid("Enter a price", [{ field, message: "Enter a price (0 for free)" }]);
-        return null;
-      }
-      const minor = parseMoney(text, currency);
-      if (minor === null)
-        throw invalid(`Enter an amount in ${currency}`, [{ field, message: `An amount in ${currency}, like 4.90` }]);
-      return minor;
-    };
-    const kilos = (field: string) => {
-      const text = (values[field] ?? "").trim();
-      if (text === "") return null;
-      const n = Number(text);
-      if (!Number.isFinite(n) || n < 0)
-        throw invalid("Enter a weight in kg", [{ field, message: "A weight in kg, like 2.5" }]);
-      return Math.round(n * 1000);
-    };
-    switch (values.intent) {
-      case "zone": {
-        const countries = (values.countries ?? "")
-          .split(",")
-          .map((c) => c.trim().toUpperCase())
-          .filter(Boolean);
-        await shipping.addZone(values.name ?? "", countries, actor);
-        return { ok: true, intent: "zone", message: "Zone added. Now give it a rate." };
-      }
-      case "rate":
-        await shipping.addRate(
-          {
-            zoneId: values.zoneId || null,
-            name: values.name ?? "",
-            kind: values.kind === "weight" ? "weight" : "flat",
-            price: amount("price", true) ?? 0,
-            minWeightGrams: kilos("minKg"),
-            maxWeightGrams: kilos("maxKg"),
-            freeOver: amount("freeOver", false),
-          },
-          actor,
-        );
-        return { ok: true, intent: `rate-${values.zoneId}`, message: "Rate added." };
-      case "pickup":
-        await shipping.addRate(
-          {
-            zoneId: null,
-            kind: "pickup",
-            name: values.name ?? "",
-            price: amount("price", false) ?? 0,
-            instructions: values.instructions ?? "",
-          },
-          actor,
-        );
-        return { ok: true, intent: "pickup", message: "Pickup added: customers can choose it at checkout." };
-      case "remove-rate":
-        await shipping.removeRate(values.id ?? "", actor);
-        return { ok: true, intent: "removed", message: "Rate removed." };
-      case "remove-zone":
-        await shipping.removeZone(values.id ?? "", actor);
-        return { ok: true, intent: "removed", message: "Zone and its rates removed." };
-      default:
-        throw invalid("Unknown action");
-    }
-  });
-});
-
-function RateTable({
-  rates,
-  canEdit,
-}: {
-  rates: ReadonlyArray<{ id: string; name: string; detail: string; instructions?: string }>;
-  canEdit: boolean;
-}) {
-  return (
-    <table className="customer-table rate-table">
-      <thead>
-        <tr>
-          <th scope="col">Rate</th>
-          <th scope="col">Price</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {rates.map((r) => (
-          <tr key={r.id}>
-            <td>
-              <span className="customer-name">{r.name}</span>
-              {r.instructions ? <span className="customer-email">{r.instructions}</span> : null}
-            </td>
-            <td>{r.detail}</td>
-            <td className="amount">
-              {canEdit ? (
-                <Form method="post">
-                  <input type="hidden" name="id" value={r.id} />
-                  <button type="submit" name="intent" value="remove-rate" className="text-button">
-                    Remove<span className="visually-hidden"> {r.name}</span>
-                  </button>
-                </Form>
-              ) : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
 export default function Shipping() {
   const d = useLoaderData<typeof loader>();
-  const result = useActionData<FormResult>();
-  const errorsFor = (intent: string) =>
-    result && !result.ok && result.intent === intent ? (result.fieldErrors ?? {}) : {};
-  const messageFor = (intent: string) => (result?.intent === intent ? result : undefined);
   return (
     <>
       <div className="page-header">
-        <h1>Delivery</h1>
+        <h1>Shipping</h1>
+        <Link className="button secondary" to="/settings/integrations/shipping">
+          {d.labels ? "Label settings" : "Buy labels with EasyPost"}
+        </Link>
       </div>
-      <p className="page-intro">
-        Where you deliver and what it costs. A customer sees the rates of their country's zone that fit their cart, and
-        pickup if you offer it.
-      </p>
-      <FormMessage message={result?.ok ? result.message : undefined} tone="success" />
-      <FormMessage message={result?.ok === false ? result.message : undefined} />
+      <SectionTabs label="Shipping" tabs={SHIPPING_TABS} />
 
-      {d.zones.length === 0 && d.pickup.length === 0 ? (
+      <section className="panel" aria-labelledby="waiting-heading">
+        <h2 id="waiting-heading">
+          Waiting to be sent{d.waitingCount > 0 ? ` (${d.waitingCount.toLocaleString("en")})` : ""}
+        </h2>
+        {d.waiting.length === 0 ? (
+          <p className="hint">Nothing to send: every paid order that is delivered has left.</p>
+        ) : (
+          <>
+            <p className="hint">
+              Open an order to pack it:{" "}
+              {d.labels
+                ? "buy a label through EasyPost, or enter the carrier and tracking number of a label you bought elsewhere."
+                : "enter the carrier and tracking number, and the customer gets an e-mail to follow their parcel."}
+            </p>
+            <div className="table-scroll" tabIndex={0} role="region" aria-label="Orders waiting to be sent">
+              <table className="customer-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Order</th>
+                    <th scope="col">Delivery</th>
+                    <th scope="col">Paid</th>
+                    <th scope="col">State</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.waiting.map((o) => (
+                    <tr key={o.id}>
+                      <td>
+                        <Link to={`/shop/orders/${o.id}`}>#{o.number}</Link>
+                        <span className="customer-email">{o.name}</span>
+                      </td>
+                      <td>
+                        {o.method}
+                        {o.country ? <span className="customer-email">{o.country}</span> : null}
+                      </td>
+                      <td>{o.paid}</td>
+                      <td>
+                        <span className={`status-pill status-pill--${o.status}`}>
+                          {o.status === "partially_fulfilled" ? "Part sent" : "To send"}
+                        </span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {d.waitingCount > d.waiting.length ? (
+              <p className="hint">
+                The {d.waiting.length} waiting longest are shown; <Link to="/shop/orders?status=paid">see all</Link>.
+              </p>
+            ) : null}
+          </>
+        )}
+      </section>
+
+      <h2 className="payments-heading">Packages</h2>
+      <nav aria-label="Show packages" className="filter-links">
+        {SHIPMENT_FILTERS.map((f) => (
+          <Link
+            key={f}
+            to={f === "all" ? "/shipping" : `/shipping?show=${f}`}
+            aria-current={f === d.filter ? "page" : undefined}
+          >
+            {FILTER_LABELS[f]}
+          </Link>
+        ))}
+      </nav>
+      {d.shipments.length === 0 ? (
         <div className="empty">
           <p>
-            <strong>No delivery set up yet.</strong> Add a zone with the countries you ship to and its price, or offer
-            local pickup — customers cannot check out physical products until you do.
+            {d.filter === "all" ? (
+              <>
+                <strong>No packages yet.</strong> When you send an order with its tracking number, or buy its label
+                here, the package is listed with where it is.
+              </>
+            ) : (
+              <>
+                <strong>No packages here.</strong> <Link to="/shipping">Show all</Link>
+              </>
+            )}
           </p>
         </div>
-      ) : null}
-
-      {d.zones.map((z) => (
-        <section key={z.id} className="panel" aria-labelledby={`zone-${z.id}`}>
-          <div className="page-header">
-            <h2 id={`zone-${z.id}`}>{z.name}</h2>
-            {d.canEdit ? (
-              <ConfirmForm
-                confirm={`Remove the zone “${z.name}” and its rates?`}
-                fields={{ intent: "remove-zone", id: z.id }}
-              >
-                <button type="submit" className="secondary">
-                  Remove zone
-                </button>
-              </ConfirmForm>
-            ) : null}
+      ) : (
+        <>
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Packages">
+            <table className="customer-table">
+              <thead>
+                <tr>
+                  <th scope="col">Sent</th>
+                  <th scope="col">Order</th>
+                  <th scope="col">Carrier</th>
+                  <th scope="col">Tracking</th>
+                  <th scope="col">State</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.shipments.map((s) => (
+                  <tr key={s.id}>
+                    <td>{s.sent}</td>
+                    <td>
+                      <Link to={`/shop/orders/${s.orderId}`}>#{s.number}</Link>
+                      <span className="customer-email">{s.who}</span>
+                    </td>
+                    <td>
+                      {s.carrier}
+                      {s.cost ? <span className="customer-email">Label {s.cost}</span> : null}
+                    </td>
+                    <td>
+                      {s.trackingNumber ? (
+                        s.trackingUrl ? (
+                          <a href={s.trackingUrl} target="_blank" rel="noreferrer noopener">
+                            {s.trackingNumber}
+                          </a>
+                        ) : (
+                          s.trackingNumber
+                        )
+                      ) : (
+                        <span className="hint">No tracking</span>
+                      )}
+                    </td>
+                    <td>
+                      <span className={`status-pill status-pill--shipment-${s.status}`}>{s.statusLabel}</span>
+                      {s.delivered ? (
+                        <span className="customer-email">{s.delivered}</span>
+                      ) : s.detail ? (
+                        <span className="customer-email">{s.detail}</span>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </div>
-          <p className="hint">{z.countries.join(", ")}</p>
-          {z.rates.length === 0 ? (
-            <p className="field-error">No rate yet: customers in these countries cannot check out.</p>
-          ) : null}
-          {z.rates.length > 0 ? <RateTable rates={z.rates} canEdit={d.canEdit} /> : null}
-          {d.canEdit ? (
-            <details open={z.rates.length === 0 || messageFor(`rate-${z.id}`) !== undefined}>
-              <summary>Add a rate</summary>
-              <Form method="post" className="rate-form">
-                <input type="hidden" name="intent" value="rate" />
-                <input type="hidden" name="zoneId" value={z.id} />
-                <Field label="Name" name="name" hint="e.g. Standard, Express" error={errorsFor("rate").name} />
-                <Field label={`Price (${d.currency})`} name="price" error={errorsFor("rate").price} />
-                <DescribedField id={`kind-${z.id}`} label="Price by">
-                  {(describedBy) => (
-                    <select id={`kind-${z.id}`} name="kind" aria-describedby={describedBy}>
-                      <option value="flat">Flat price</option>
-                      <option value="weight">Weight range</option>
-                    </select>
-                  )}
-                </DescribedField>
-                <Field label="From kg" name="minKg" error={errorsFor("rate").minWeightGrams} />
-                <Field label="To kg" name="maxKg" error={errorsFor("rate").maxWeightGrams} />
-                <Field
-                  label={`Free from (${d.currency})`}
-                  name="freeOver"
-                  hint="Optional"
-                  error={errorsFor("rate").freeOver}
-                />
-                <button type="submit" className="secondary">
-                  Add rate
-                </button>
-              </Form>
-            </details>
-          ) : null}
-        </section>
-      ))}
-
-      {d.pickup.length > 0 ? (
-        <section className="panel" aria-labelledby="pickup-heading">
-          <h2 id="pickup-heading">Local pickup</h2>
-          <RateTable rates={d.pickup} canEdit={d.canEdit} />
-        </section>
-      ) : null}
-
-      {d.canEdit ? (
-        <div className="customer-panels">
-          <Form method="post" className="panel">
-            <h2>Add a zone</h2>
-            <input type="hidden" name="intent" value="zone" />
-            <Field label="Name" name="name" hint="e.g. Domestic, Europe" error={errorsFor("zone").name} />
-            <DescribedField
-              id="zone-countries"
-              label="Countries"
-              hint="Hold Ctrl (⌘ on a Mac) to choose several."
-              error={errorsFor("zone").countries}
-            >
-              {(describedBy) => (
-                <select
-                  id="zone-countries"
-                  name="countries"
-                  multiple
-                  size={8}
-                  defaultValue={d.homeCountry ? [d.homeCountry] : []}
-                  aria-describedby={describedBy}
-                  className="country-select"
-                >
-                  {d.countries.map((c) => (
-                    <option key={c.code} value={c.code}>
-                      {c.name}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </DescribedField>
-            <button type="submit">Add zone</button>
-          </Form>
-          <Form method="post" className="panel">
-            <h2>Offer local pickup</h2>
-            <input type="hidden" name="intent" value="pickup" />
-            <Field label="Name" name="name" defaultValue="Pickup at the shop" error={errorsFor("pickup").name} />
-            <Field label={`Price (${d.currency})`} name="price" defaultValue="0" error={errorsFor("pickup").price} />
-            <Field
-              label="Instructions"
-              name="instructions"
-              hint="Where and when to collect"
-              error={errorsFor("pickup").instructions}
-            />
-            <button type="submit" className="secondary">
-              Add pickup
-            </button>
-          </Form>
-        </div>
-      ) : null}
+          <Pager page={d.page} pages={d.pages} label="Packages" query={d.filter === "all" ? {} : { show: d.filter }} />
+        </>
+      )}
     </>
   );
 }

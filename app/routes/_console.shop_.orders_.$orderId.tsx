@@ -1,6 +1,8 @@
 // /shop/orders/{id} — one order (ADR 030): what was bought, the totals, the customer and address, its timeline
 // and payments, and what can be done next — mark it paid, send it (all or part), complete it, refund it (full or
-// part), cancel it, e-mail the confirmation again, print a packing slip (`?slip=1`). Every act is recorded on
+// part) — with its carrier and tracking number, or a label bought through EasyPost (ADR 034) — follow its packages,
+// complete it, refund it (full or part), cancel it, e-mail the confirmation again, print a packing slip
+// (`?slip=1`). Every act is recorded on
 // the timeline and in the audit log; editors act, every member reads.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
@@ -11,15 +13,19 @@ import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { formatMoney, moneyInput, parseMoney } from "~/modules/commerce/money";
 import { invoicesOf } from "~/modules/commerce/invoices.server";
+import { connectionStatesOf } from "~/modules/commerce/connections.server";
+import { type LabelRate, buyLabel, labelRates } from "~/modules/commerce/easypost.server";
+import { manualPackage, shipmentsOf } from "~/modules/commerce/shipments.server";
 import { releaseStripeCheckout, refundThroughStripe } from "~/modules/commerce/stripe.server";
 import { ordersOf } from "~/modules/commerce/orders.server";
-import { ORDER_STATUS_LABELS, countryName } from "~/modules/commerce/vocabulary";
+import { CARRIERS, ORDER_STATUS_LABELS, countryName } from "~/modules/commerce/vocabulary";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { profileOf } from "~/modules/sites/profile.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { SHOP_TABS } from "~/console/shop";
 import { ConfirmForm } from "~/ui/confirm-form";
-import { Field, FormMessage } from "~/ui/form";
+import { DescribedField, Field, FormMessage } from "~/ui/form";
+import { PackageList } from "~/ui/packages";
 import { SectionTabs } from "~/ui/section-tabs";
 import consoleShopCss from "~/styles/console-shop.css?url";
 import consoleCustomersCss from "~/styles/console-customers.css?url";
@@ -65,6 +71,18 @@ export const loader = page("operator", async ({ request, params, context }: Load
       .execute(),
     invoicesOf(db, workspace.id).forOrder(order.id),
   ]);
+  const [shipments, easypost, unsent] = await Promise.all([
+    shipmentsOf(db, workspace.id).ofOrder(order.id),
+    connectionStatesOf(db, workspace.id).get("easypost"),
+    db
+      .selectFrom("order_lines")
+      .select((eb) =>
+        eb.fn.sum<number>(eb("weight_grams", "*", eb("quantity", "-", eb.ref("fulfilled_quantity")))).as("g"),
+      )
+      .where("workspace_id", "=", workspace.id)
+      .where("order_id", "=", order.id)
+      .executeTakeFirst(),
+  ]);
   const who = new Map(members.map((m) => [m.id, m.email]));
   const when = (iso: string) =>
     new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: profile.timeZone }).format(
@@ -88,6 +106,16 @@ export const loader = page("operator", async ({ request, params, context }: Load
       refundable: moneyInput(order.total - order.refunded, order.currency),
     },
     lines: lines.map((l) => ({ ...l, unit: money(l.unitPrice), amount: money(l.unitPrice * l.quantity) })),
+    labels: easypost?.status === "connected",
+    carriers: CARRIERS.map((c) => ({ id: c.id, name: c.name })),
+    // The parcel's weight to start from: what is left to send, as the catalogue weighs it.
+    unsentKg: String(Math.round(Number(unsent?.g ?? 0) / 10) / 100 || ""),
+    shipments: shipments.map((s) => ({
+      ...s,
+      sent: when(s.createdAt),
+      cost: s.labelCost !== null && s.labelCurrency ? formatMoney(s.labelCost, s.labelCurrency) : null,
+      steps: s.steps.map((t) => ({ ...t, at: when(t.occurredAt) })),
+    })),
     events: events.map((e) => ({
       id: e.id,
       label:
@@ -167,9 +195,41 @@ export const action = page("operator", async ({ request, params, context }: Acti
             ]);
           quantities[line.id] = n;
         }
-        await orders.fulfil(id, Object.keys(quantities).length ? quantities : null, actor, origin);
+        const chosen = Object.keys(quantities).length ? quantities : null;
+        // With a carrier or a tracking number the lines leave in a package the customer can follow.
+        if (values.carrier || values.trackingNumber) {
+          const record = manualPackage(values, 0);
+          await shipmentsOf(db, workspace.id).ship(id, chosen, record, actor, origin);
+        } else await orders.fulfil(id, chosen, actor, origin);
         return done("sent");
       }
+      case "rates": {
+        const number = (field: string, scale: number) => {
+          const n = Number((values[field] ?? "").replace(",", "."));
+          if (!Number.isFinite(n) || n <= 0)
+            throw invalid("Give the parcel's weight and size", [{ field, message: "A number above 0" }]);
+          return n * scale;
+        };
+        const quote = await labelRates(context.services, workspace.id, id, {
+          weightGrams: number("weightKg", 1000),
+          lengthCm: number("lengthCm", 1),
+          widthCm: number("widthCm", 1),
+          heightCm: number("heightCm", 1),
+        });
+        return { ok: true, intent: "rates", message: "", ...quote } as FormResult;
+      }
+      case "buy-label":
+        await buyLabel(
+          context.services,
+          workspace.id,
+          { orderId: id, shipmentId: values.shipmentId ?? "", rateId: values.rateId ?? "", quantities: null },
+          actor,
+          origin,
+        );
+        return done("labelled");
+      case "delivered":
+        await shipmentsOf(db, workspace.id).markDelivered(values.shipmentId ?? "");
+        return done("delivered");
       case "complete":
         await orders.complete(id, actor);
         return done("completed");
@@ -223,6 +283,8 @@ export const action = page("operator", async ({ request, params, context }: Acti
 const DONE: Record<string, string> = {
   paid: "Marked as paid. The customer is e-mailed a receipt.",
   sent: "Marked as sent. The customer is e-mailed.",
+  labelled: "Label bought and the order marked as sent. The customer is e-mailed the tracking link.",
+  delivered: "Marked as delivered.",
   completed: "Order completed.",
   cancelled: "Order cancelled. The customer is e-mailed.",
   refunded: "Refund recorded. The customer is e-mailed.",
@@ -231,7 +293,11 @@ const DONE: Record<string, string> = {
 
 export default function OrderDetail() {
   const d = useLoaderData<typeof loader>();
-  const result = useActionData<FormResult>();
+  const result = useActionData<FormResult & { shipmentId?: string; rates?: LabelRate[] }>();
+  const quote =
+    result?.ok && result.intent === "rates" && result.rates && result.shipmentId
+      ? { rates: result.rates, shipmentId: result.shipmentId }
+      : null;
   const { order } = d;
   const done = d.done;
   const errors = result?.fieldErrors ?? {};
@@ -381,6 +447,34 @@ export default function OrderDetail() {
             </dl>
           </section>
 
+          {d.shipments.length > 0 ? (
+            <section className="panel" aria-labelledby="packages-heading">
+              <h2 id="packages-heading">Packages</h2>
+              <PackageList
+                packages={d.shipments}
+                action={(p) => {
+                  const s = d.shipments.find((x) => x.id === p.id);
+                  return (
+                    <div className="package-actions">
+                      {s?.labelUrl ? (
+                        <a href={s.labelUrl} target="_blank" rel="noreferrer noopener">
+                          Print the label{s.cost ? ` (${s.cost})` : ""}
+                        </a>
+                      ) : null}
+                      {d.canEdit && s?.provider === "manual" && s.status !== "delivered" ? (
+                        <Form method="post">
+                          <input type="hidden" name="shipmentId" value={p.id} />
+                          <button type="submit" name="intent" value="delivered" className="text-button">
+                            Mark as delivered
+                          </button>
+                        </Form>
+                      ) : null}
+                    </div>
+                  );
+                }}
+              />
+            </section>
+          ) : null}
           <section className="panel" aria-labelledby="timeline-heading">
             <h2 id="timeline-heading">Timeline</h2>
             <ol className="timeline">
@@ -463,9 +557,79 @@ export default function OrderDetail() {
                   <button type="submit">Mark as paid · {d.money.total}</button>
                 </Form>
               ) : null}
+              {canSend && d.labels && order.address ? (
+                <section aria-labelledby="label-heading" className="label-panel">
+                  <h3 id="label-heading">Buy a label</h3>
+                  {quote ? (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="buy-label" />
+                      <input type="hidden" name="shipmentId" value={quote.shipmentId} />
+                      <fieldset className="rate-choices">
+                        <legend>Choose a rate (everything left to send goes in this parcel)</legend>
+                        {quote.rates.map((r, i) => (
+                          <label key={r.id}>
+                            <input type="radio" name="rateId" value={r.id} defaultChecked={i === 0} />
+                            <span>
+                              {r.carrier} {r.service}
+                              {r.days ? <span className="hint"> · {r.days} days</span> : null}
+                            </span>
+                            <span className="amount">{formatMoney(r.amount, r.currency)}</span>
+                          </label>
+                        ))}
+                      </fieldset>
+                      <button type="submit">Buy label and mark as sent</button> <Link to=".">Change the parcel</Link>
+                    </Form>
+                  ) : (
+                    <Form method="post" className="inline-fields">
+                      <input type="hidden" name="intent" value="rates" />
+                      <Field label="Weight (kg)" name="weightKg" defaultValue={d.unsentKg} error={errors.weightKg} />
+                      <Field label="Length (cm)" name="lengthCm" defaultValue="30" error={errors.lengthCm} />
+                      <Field label="Width (cm)" name="widthCm" defaultValue="20" error={errors.widthCm} />
+                      <Field label="Height (cm)" name="heightCm" defaultValue="10" error={errors.heightCm} />
+                      <button type="submit" className="secondary">
+                        Get rates
+                      </button>
+                    </Form>
+                  )}
+                </section>
+              ) : null}
               {canSend ? (
                 <Form method="post">
                   <input type="hidden" name="intent" value="fulfil" />
+                  {order.address ? (
+                    <div className="inline-fields">
+                      <DescribedField id="field-carrier" label="Carrier" error={errors.carrier}>
+                        {(describedBy) => (
+                          <select id="field-carrier" name="carrier" defaultValue="" aria-describedby={describedBy}>
+                            <option value="">No tracking</option>
+                            {d.carriers.map((c) => (
+                              <option key={c.id} value={c.id}>
+                                {c.name}
+                              </option>
+                            ))}
+                          </select>
+                        )}
+                      </DescribedField>
+                      <Field label="Tracking number" name="trackingNumber" error={errors.trackingNumber} />
+                    </div>
+                  ) : null}
+                  {order.address ? (
+                    <details>
+                      <summary>Another carrier</summary>
+                      <Field
+                        label="Carrier's name"
+                        name="carrierName"
+                        hint="With Carrier set to Other"
+                        error={errors.carrierName}
+                      />
+                      <Field
+                        label="Tracking link"
+                        name="trackingUrl"
+                        hint="https://… where the customer follows the parcel"
+                        error={errors.trackingUrl}
+                      />
+                    </details>
+                  ) : null}
                   <button type="submit">
                     {order.status === "partially_fulfilled" ? "Send the rest" : "Mark as sent"}
                   </button>

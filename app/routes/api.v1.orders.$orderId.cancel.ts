@@ -20,9 +20,9 @@ export const loader = apiRoute({
         const origin = await mailOrigin(request, context);
         await mine.cancel(params.orderId ?? "", origin, cardRelease(context.services, origin));
         context.services.jobRunner.wake();
-        const { order, lines, payment, canCancel } = await mine.detail(params.orderId ?? "");
+        const { order, lines, payment, canCancel, shipments } = await mine.detail(params.orderId ?? "");
         return Response.json(
-          { ...customerOrder(order, lines), payment, canCancel },
+          { ...customerOrder(order, lines), payment, canCancel, shipments },
           { headers: { "Cache-Control": "private, no-store" } },
         );
       });

@@ -16,10 +16,10 @@ export const loader = apiRoute({
     handle: async ({ request, params, context }) => {
       return customerWrite(request, context, async ({ site, customer }) => {
         const mine = customerOrdersOf(context.services.db, site.workspace.id, { customerId: customer.id });
-        const { order, lines, payment, canCancel } = await mine.detail(params.orderId ?? "");
+        const { order, lines, payment, canCancel, shipments } = await mine.detail(params.orderId ?? "");
         if (order.status !== "pending" || !payment) throw conflict(`Order #${order.number} is not waiting for payment`);
         return Response.json(
-          { ...customerOrder(order, lines), payment, canCancel },
+          { ...customerOrder(order, lines), payment, canCancel, shipments },
           { headers: { "Cache-Control": "private, no-store" } },
         );
       });

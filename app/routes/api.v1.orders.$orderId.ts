@@ -14,9 +14,9 @@ export const loader = apiRoute({
     handle: async ({ request, params, context }) => {
       const { site, customer } = await requireCustomer(request, context);
       const mine = customerOrdersOf(context.services.db, site.workspace.id, { customerId: customer.id });
-      const { order, lines, payment, canCancel } = await mine.detail(params.orderId ?? "");
+      const { order, lines, payment, canCancel, shipments } = await mine.detail(params.orderId ?? "");
       return Response.json(
-        { ...customerOrder(order, lines), payment, canCancel },
+        { ...customerOrder(order, lines), payment, canCancel, shipments },
         { headers: { "Cache-Control": "private, no-store" } },
       );
     },

@@ -29,6 +29,7 @@ import * as m0027 from "./0027-commerce";
 import * as m0028 from "./0028-commerce-payment-providers";
 import * as m0029 from "./0029-commerce-subscriptions";
 import * as m0030 from "./0030-commerce-payouts";
+import * as m0031 from "./0031-commerce-shipments";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   "0028-commerce-payment-providers": m0028,
   "0029-commerce-subscriptions": m0029,
   "0030-commerce-payouts": m0030,
+  "0031-commerce-shipments": m0031,
 };

@@ -2,7 +2,8 @@
  * Owned by `app/modules/commerce` (issue 17, ADR 030). Created in 0027-commerce; `payment_connections`,
  * `invoices`, `invoice_counters` and the orders' `checkout_*` columns in 0028-commerce-payment-providers (ADR 032);
  * `subscriptions`, `subscription_charges` and the products' `subscription_*` columns in 0029-commerce-subscriptions
- * (ADR 033); `payouts` in 0030-commerce-payouts. Money columns are integers
+ * (ADR 033); `payouts` in 0030-commerce-payouts; `shipments`, `shipment_lines` and `shipment_events` in
+ * 0031-commerce-shipments (ADR 034). Money columns are integers
  * in minor units (an order's in its own `currency`, the catalogue's in the business profile's).
  */
 import type { Generated, Selectable } from "kysely";
@@ -401,6 +402,57 @@ export interface PayoutsTable {
   updated_at: string;
 }
 
+/** A package an order left in (ADR 034): by hand (a carrier and tracking number) or with a label from EasyPost. */
+export interface ShipmentsTable {
+  id: string;
+  workspace_id: string;
+  order_id: string;
+  /** The order event that marked its lines as sent (the shipping e-mail is that event's). */
+  order_event_id: string;
+  /** `manual` | `easypost`. */
+  provider: string;
+  carrier: string;
+  service: string;
+  tracking_number: string;
+  tracking_url: string | null;
+  label_url: string | null;
+  /** What the label cost the shop, in `label_currency`'s minor units. */
+  label_cost: number | null;
+  label_currency: string | null;
+  weight_grams: number;
+  /** SHIPMENT_STATUSES (EasyPost's tracker statuses): a manual shipment starts in_transit. */
+  status: string;
+  status_detail: string;
+  estimated_delivery: string | null;
+  delivered_at: string | null;
+  /** EasyPost's `shp_…`; unique per workspace and provider. */
+  provider_shipment_id: string | null;
+  /** EasyPost's `trk_…`, which tracking events name. */
+  provider_tracker_id: string | null;
+  /** The provider's `updated_at` of the tracking last applied: an older update arriving late changes nothing. */
+  provider_updated_at: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ShipmentLinesTable {
+  shipment_id: string;
+  order_line_id: string;
+  quantity: number;
+}
+
+/** One tracking step as the carrier reported it, kept once. */
+export interface ShipmentEventsTable {
+  id: string;
+  workspace_id: string;
+  shipment_id: string;
+  status: string;
+  message: string;
+  location: string;
+  occurred_at: string;
+}
+
 export interface IdempotencyKeysTable {
   workspace_id: string;
   /** `customer:{id}`, `cart:{id}` or `manage:{tokenId}`: another caller's key never replays this answer. */
@@ -439,6 +491,9 @@ export interface CommerceTables {
   subscriptions: SubscriptionsTable;
   subscription_charges: SubscriptionChargesTable;
   payouts: PayoutsTable;
+  shipments: ShipmentsTable;
+  shipment_lines: ShipmentLinesTable;
+  shipment_events: ShipmentEventsTable;
   idempotency_keys: IdempotencyKeysTable;
 }
 

@@ -106,7 +106,7 @@ describe("the shop", () => {
     await operator.getByText("Payment settings saved.").waitFor();
     await check(operator, "console-payments-settings");
 
-    await operator.goto(`${url}/shipping`);
+    await operator.goto(`${url}/shipping/rates`);
     await check(operator, "console-delivery-empty");
     await operator.getByRole("textbox", { name: "Name" }).first().fill("United Kingdom");
     await operator.getByLabel("Countries").selectOption(["GB"]);

@@ -174,6 +174,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
       "0028-commerce-payment-providers",
       "0029-commerce-subscriptions",
       "0030-commerce-payouts",
+      "0031-commerce-shipments",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
@@ -196,6 +197,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0031-commerce-shipments Success",
       "Down 0030-commerce-payouts Success",
       "Down 0029-commerce-subscriptions Success",
       "Down 0028-commerce-payment-providers Success",

@@ -124,6 +124,25 @@ export const OrderDetailOutput = OrderOutput.extend({
     .object({ kind: z.string(), title: z.string().optional(), text: z.string().optional(), url: z.string().optional() })
     .nullable(),
   canCancel: z.boolean(),
+  /** The packages it left in (ADR 034), oldest first, with how to follow each. */
+  shipments: z.array(
+    z.object({
+      id: z.string(),
+      carrier: z.string(),
+      service: z.string(),
+      trackingNumber: z.string(),
+      trackingUrl: z.string().nullable(),
+      status: z.string(),
+      statusLabel: z.string(),
+      estimatedDelivery: z.string().nullable(),
+      deliveredAt: z.string().nullable(),
+      createdAt: z.string(),
+      lines: z.array(z.object({ title: z.string(), quantity: z.number().int() })),
+      steps: z.array(
+        z.object({ status: z.string(), message: z.string(), location: z.string(), occurredAt: z.string() }),
+      ),
+    }),
+  ),
 });
 
 export const OrderListOutput = z.object({

@@ -34,6 +34,9 @@ export interface SaveConnection<C> {
 
 const boundTo = (workspaceId: string, provider: string) => `payment_connection:${workspaceId}:${provider}`;
 
+// The table holds the shop's shipping provider too (ADR 034): its audit entries say so.
+const areaOf = (provider: string) => (provider === "easypost" ? "shipping" : "payments");
+
 /** The connections' states, which need no key to read or set (the checkout, the readiness, account events). */
 export function connectionStatesOf(db: Db, workspaceId: string) {
   const rows = () => db.selectFrom("payment_connections").where("workspace_id", "=", workspaceId);
@@ -112,7 +115,7 @@ export function paymentConnectionsOf(services: { db: Db; secrets: SecretBox }, w
           .onConflict((oc) => oc.columns(["workspace_id", "provider"]).doUpdateSet(values))
           .execute();
         await recordWorkspaceEvent(trx, workspaceId, {
-          action: "payments.connected",
+          action: `${areaOf(provider)}.connected`,
           actorUserId,
           ip: null,
           detail: { provider, account: input.accountId },
@@ -128,7 +131,7 @@ export function paymentConnectionsOf(services: { db: Db; secrets: SecretBox }, w
           .where("provider", "=", provider)
           .execute();
         await recordWorkspaceEvent(trx, workspaceId, {
-          action: "payments.disconnected",
+          action: `${areaOf(provider)}.disconnected`,
           actorUserId,
           ip: null,
           detail: { provider },

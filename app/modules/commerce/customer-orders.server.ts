@@ -7,6 +7,7 @@
  * is unpaid and inside the shop's cancellation window; reorder (its items into a new cart, at today's prices).
  */
 import type { Db } from "~db/client";
+import { shipmentsOf } from "./shipments.server";
 import { conflict, notFound } from "~/lib/errors";
 import { now } from "~/lib/clock.server";
 import { ordersOf, type Order, type OrderLine, type ReleaseCheckout } from "./orders.server";
@@ -40,12 +41,28 @@ export function customerOrdersOf(db: Db, workspaceId: string, owner: OrderOwner)
     },
     async detail(id: string) {
       const order = await own(id);
-      const [lines, payment, canCancel] = await Promise.all([
+      const [lines, payment, canCancel, packages] = await Promise.all([
         orders.linesOf(id),
         order.status === "pending" ? paymentStartOf(db, workspaceId, order) : null,
         cancellable(order),
+        shipmentsOf(db, workspaceId).ofOrder(id),
       ]);
-      return { order, lines, payment, canCancel };
+      // What a customer sees of a package: not the label, its cost or the provider's ids.
+      const shipments = packages.map((s) => ({
+        id: s.id,
+        carrier: s.carrier,
+        service: s.service,
+        trackingNumber: s.trackingNumber,
+        trackingUrl: s.trackingUrl,
+        status: s.status,
+        statusLabel: s.statusLabel,
+        estimatedDelivery: s.estimatedDelivery,
+        deliveredAt: s.deliveredAt,
+        createdAt: s.createdAt,
+        lines: s.lines,
+        steps: s.steps,
+      }));
+      return { order, lines, payment, canCancel, shipments };
     },
     /**
      * `release` asks a card order's provider first (its open checkout expired); when the provider says the order

@@ -1,6 +1,7 @@
 import { defineModule } from "~/lib/module";
 import { purgeExpiredCarts } from "./cart.server";
 import { productsEvents } from "./events.server";
+import { shippingProviderEvents } from "./shipping-events.server";
 import { paymentsEvents } from "./payment-events.server";
 import { IMPORT_IMAGE_JOB, importImageHandler } from "./import.server";
 import { orderMailHandler } from "./notify.server";
@@ -11,7 +12,7 @@ import { cardRelease } from "./stripe.server";
 export const commerceModule = defineModule({
   name: "commerce",
   contributes: (services) => ({
-    eventFamilies: [productsEvents, paymentsEvents],
+    eventFamilies: [productsEvents, paymentsEvents, shippingProviderEvents],
     jobs: { [ORDER_MAIL_JOB]: orderMailHandler(services), [IMPORT_IMAGE_JOB]: importImageHandler(services) },
     maintenance: [
       // An unpaid order past its hold gives its stock back (a card order's checkout expired at its provider

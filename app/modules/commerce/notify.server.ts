@@ -19,6 +19,7 @@ import { siteAddressOf, siteUrl } from "~/modules/sites/address.server";
 import { formatMoney } from "./money";
 import { ordersOf, type Order, type OrderLine, type OrderMailPayload } from "./orders.server";
 import { paymentSetupOf, providerOf } from "./payments.server";
+import { shipmentsOf } from "./shipments.server";
 import { countryName } from "./vocabulary";
 
 /** How long a guest's link to their order works. */
@@ -151,6 +152,16 @@ export function orderMailHandler(services: AppServices): JobHandler {
             .filter((l) => l.fulfilledQuantity > 0)
             .map((l) => `${l.fulfilledQuantity} × ${l.title}${l.variantTitle ? ` (${l.variantTitle})` : ""}`),
         );
+        {
+          const shipment = await shipmentsOf(db, workspaceId).ofOrderEvent(payload.eventId);
+          if (shipment)
+            body.push(
+              "",
+              `Carrier: ${shipment.carrier}${shipment.service ? ` (${shipment.service})` : ""}`,
+              ...(shipment.trackingNumber ? [`Tracking number: ${shipment.trackingNumber}`] : []),
+              ...(shipment.trackingUrl ? [`Follow your parcel: ${shipment.trackingUrl}`] : []),
+            );
+        }
         break;
       case "cancelled":
         body.push(

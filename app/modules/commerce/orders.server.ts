@@ -125,7 +125,7 @@ export function toOrder(row: OrderRow): Order {
   };
 }
 
-type Trx = Transaction<Database> | Kysely<Database>;
+export type Trx = Transaction<Database> | Kysely<Database>;
 
 /**
  * After an order took, gave back or sold stock: its products' pages show their stock state, so their cached
@@ -228,7 +228,8 @@ export interface Finalised {
 }
 
 export interface OrderFilter {
-  status?: OrderStatus | "open";
+  /** "open": not yet sent or paid; "to_send": paid, with a delivery address, not all sent. */
+  status?: OrderStatus | "open" | "to_send";
   query?: string;
   customerId?: string;
 }
@@ -239,6 +240,8 @@ export function ordersOf(db: Db, workspaceId: string) {
   const filtered = (f: OrderFilter) => {
     let q = rows();
     if (f.status === "open") q = q.where("orders.status", "in", ["pending", "paid", "partially_fulfilled"]);
+    else if (f.status === "to_send")
+      q = q.where("orders.status", "in", ["paid", "partially_fulfilled"]).where("orders.address", "is not", null);
     else if (f.status) q = q.where("orders.status", "=", f.status);
     if (f.customerId) q = q.where("orders.customer_id", "=", f.customerId);
     if (f.query) {
@@ -440,13 +443,15 @@ export function ordersOf(db: Db, workspaceId: string) {
 
     /**
      * Marks quantities of lines as sent (all that is left when `quantities` is omitted): partly or wholly
-     * fulfilled. Only a paid order ships — or a pay-on-pickup order, handed over as it is paid.
+     * fulfilled. Only a paid order ships — or a pay-on-pickup order, handed over as it is paid. `pack` writes
+     * the package they leave in (shipping.server.ts) in the same transaction, before the shipping e-mail is queued.
      */
     async fulfil(
       orderId: string,
       quantities: Record<string, number> | null,
       actorUserId: string,
       origin: string,
+      pack?: (trx: Trx, sent: ReadonlyArray<{ lineId: string; quantity: number }>, eventId: string) => Promise<void>,
     ): Promise<Order> {
       return db.transaction().execute(async (trx) => {
         const order = await lockedOrder(trx, orderId);
@@ -500,6 +505,7 @@ export function ordersOf(db: Db, workspaceId: string) {
           { lines: sent },
           actorUserId,
         );
+        if (pack) await pack(trx, sent, eventId);
         await queueMail(trx, workspaceId, { orderId, kind: "fulfilled", eventId, origin });
         return toOrder(await lockedOrder(trx, orderId));
       });

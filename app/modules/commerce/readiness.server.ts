@@ -53,7 +53,7 @@ export async function shopReadiness(db: Db, workspaceId: string): Promise<Readin
       title: "Set up delivery",
       description: "Add where you ship and what it costs, or local pickup.",
       done: rates.length > 0,
-      href: "/shipping",
+      href: "/shipping/rates",
       action: "Add delivery rates",
     },
     {

@@ -82,3 +82,77 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
   canceled: "Ended",
   paused: "Paused",
 };
+
+/** A shipment's tracking state: EasyPost's tracker statuses, which a manual shipment shares (ADR 034). */
+export const SHIPMENT_STATUSES = [
+  "unknown",
+  "pre_transit",
+  "in_transit",
+  "out_for_delivery",
+  "delivered",
+  "available_for_pickup",
+  "return_to_sender",
+  "failure",
+  "cancelled",
+  "error",
+] as const;
+export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
+
+export const SHIPMENT_STATUS_LABELS: Record<ShipmentStatus, string> = {
+  unknown: "Waiting for the carrier",
+  pre_transit: "Label created",
+  in_transit: "On its way",
+  out_for_delivery: "Out for delivery",
+  delivered: "Delivered",
+  available_for_pickup: "Ready to collect",
+  return_to_sender: "Returning to sender",
+  failure: "Delivery problem",
+  cancelled: "Cancelled",
+  error: "Tracking problem",
+};
+
+/** The console's package filters (/shipping?show=). */
+export const SHIPMENT_FILTERS = ["all", "open", "delivered", "problem"] as const;
+export type ShipmentFilter = (typeof SHIPMENT_FILTERS)[number];
+
+/**
+ * The carriers an operator can pick when they enter a tracking number by hand, with where a customer follows a
+ * parcel (`{n}` is the tracking number). "Other" takes the operator's own tracking link.
+ */
+export const CARRIERS: ReadonlyArray<{ id: string; name: string; trackingUrl: string | null }> = [
+  { id: "ups", name: "UPS", trackingUrl: "https://www.ups.com/track?tracknum={n}" },
+  { id: "usps", name: "USPS", trackingUrl: "https://tools.usps.com/go/TrackConfirmAction?tLabels={n}" },
+  { id: "fedex", name: "FedEx", trackingUrl: "https://www.fedex.com/fedextrack/?trknbr={n}" },
+  {
+    id: "dhl",
+    name: "DHL Express",
+    trackingUrl: "https://www.dhl.com/global-en/home/tracking/tracking-express.html?submit=1&tracking-id={n}",
+  },
+  {
+    id: "dhl-paket",
+    name: "DHL Paket",
+    trackingUrl: "https://www.dhl.de/en/privatkunden/pakete-empfangen/verfolgen.html?piececode={n}",
+  },
+  { id: "dpd", name: "DPD", trackingUrl: "https://tracking.dpd.de/status/en_US/parcel/{n}" },
+  { id: "gls", name: "GLS", trackingUrl: "https://gls-group.com/track/{n}" },
+  {
+    id: "royal-mail",
+    name: "Royal Mail",
+    trackingUrl: "https://www.royalmail.com/track-your-item#/tracking-results/{n}",
+  },
+  { id: "evri", name: "Evri", trackingUrl: "https://www.evri.com/track/parcel/{n}" },
+  { id: "postnl", name: "PostNL", trackingUrl: "https://jouw.postnl.nl/track-and-trace/{n}" },
+  {
+    id: "canada-post",
+    name: "Canada Post",
+    trackingUrl: "https://www.canadapost-postescanada.ca/track-reperez/en#/search?searchFor={n}",
+  },
+  { id: "australia-post", name: "Australia Post", trackingUrl: "https://auspost.com.au/mypost/track/details/{n}" },
+  { id: "other", name: "Other", trackingUrl: null },
+];
+
+/** Where a customer follows a parcel of a listed carrier, or null (another carrier: the operator's link). */
+export function carrierTrackingUrl(carrierId: string, trackingNumber: string): string | null {
+  const template = CARRIERS.find((c) => c.id === carrierId)?.trackingUrl;
+  return template && trackingNumber ? template.replace("{n}", encodeURIComponent(trackingNumber)) : null;
+}
