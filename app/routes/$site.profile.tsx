@@ -15,7 +15,7 @@ import { runForm, type FormResult } from "~/lib/forms.server";
 import { page } from "~/lib/routes.server";
 import { requirePortalCustomer } from "~/modules/access/customer.server";
 import { PRIVATE, mailOrigin } from "~/modules/customers/portal.server";
-import { eraseCustomer } from "~/modules/customers/privacy.server";
+import { eraseShopCustomer } from "~/modules/commerce/privacy.server";
 import { confirmEmailChange, ownProfile, setOwnPassword, updateOwnProfile } from "~/modules/customers/profile.server";
 import { clearCustomerCookie, endAllCustomerSessions, sessionsOfCustomer } from "~/modules/customers/sessions.server";
 import { requestEmailChange } from "~/modules/customers/sign-in.server";
@@ -109,7 +109,7 @@ export const action = page("customer", async ({ request, params, context }: Acti
               fieldErrors: { confirm: "Tick the box to confirm that you want your data erased" },
             };
           }
-          await eraseCustomer(db, site.workspace.id, customer.id, { customer: true });
+          await eraseShopCustomer(context.services, site.workspace.id, customer.id, { customer: true });
           return redirect(`${base}/login?erased=1`, {
             status: 303,
             headers: { "Set-Cookie": clearCustomerCookie(context, site.workspace), ...PRIVATE },

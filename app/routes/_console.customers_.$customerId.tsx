@@ -18,7 +18,7 @@ import {
   customersOf,
   timelineOf,
 } from "~/modules/customers/customers.server";
-import { eraseCustomer } from "~/modules/customers/privacy.server";
+import { eraseShopCustomer } from "~/modules/commerce/privacy.server";
 import { profileOf } from "~/modules/sites/profile.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { receivedAt } from "~/console/inbox-format";
@@ -103,7 +103,7 @@ export const action = page("operator", async ({ request, params, context }: Acti
       }
       case "erase":
         if (!roleAtLeast(role, "admin")) throw forbidden("Only admins erase a customer's data");
-        await eraseCustomer(db, workspace.id, id, { userId: session.user.id });
+        await eraseShopCustomer(context.services, workspace.id, id, { userId: session.user.id });
         return { ok: true, intent: "erase", message: "The customer's personal data was erased." };
       default:
         throw invalid("Unknown action");

@@ -570,6 +570,14 @@ ${
       if (!subscription)
         return stripeError(res, 404, "invalid_request_error", `No such subscription: '${m[1]}'`, "resource_missing");
       if (req.method === "GET") return json(200, subscription);
+      if (req.method === "DELETE") {
+        // Stripe's "cancel a subscription": it ends now.
+        if (subscription.status === "canceled")
+          return stripeError(res, 400, "invalid_request_error", "This subscription is already canceled.");
+        Object.assign(subscription, { status: "canceled", canceled_at: seconds(), ended_at: seconds() });
+        makeEvents(account, "customer.subscription.deleted", subscription);
+        return json(200, subscription);
+      }
       if (req.method === "POST") {
         if (subscription.status === "canceled")
           return stripeError(

@@ -343,6 +343,32 @@ describe("cancelling", () => {
     expect(await text(s.owner.get("/shop/subscriptions"))).toContain("No subscriptions yet.");
   });
 
+  it("ends a customer's subscriptions at Stripe before their data is erased, and erases nothing when Stripe is down", async () => {
+    const s = await subscriptionShop();
+    const fay = await signInCustomer(server.url, s.slug, uniqueEmail("fay"));
+    await fay.get(returnPath(await stripe.pay(await subscribe(s, fay, s.club))));
+    const [row] = await rowsOf(s.workspaceId);
+    expect(row!.status).toBe("trialing");
+
+    stripe.failNext(3, 502);
+    const down = await fay.post(`/${s.slug}/profile`, { intent: "erase", confirm: "erase" });
+    expect(down.status).toBe(503);
+    const customer = () =>
+      server.db
+        .selectFrom("customers")
+        .select("erased_at")
+        .where("id", "=", row!.customer_id)
+        .executeTakeFirstOrThrow();
+    expect((await customer()).erased_at).toBeNull();
+    expect(stripe.subscription(row!.reference).status).toBe("trialing");
+
+    const erased = await fay.post(`/${s.slug}/profile`, { intent: "erase", confirm: "erase" });
+    expect(erased.status).toBe(303);
+    expect(stripe.subscription(row!.reference).status).toBe("canceled");
+    expect((await rowsOf(s.workspaceId))[0]!.status).toBe("canceled");
+    expect((await customer()).erased_at).not.toBeNull();
+  });
+
   it("refuses a return from another customer's checkout and events that are forged or for another shop", async () => {
     const s = await subscriptionShop();
     const fay = await signInCustomer(server.url, s.slug, uniqueEmail("fay"));

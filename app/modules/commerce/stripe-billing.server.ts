@@ -9,7 +9,7 @@
  * is written by `subscriptionsOf(…).apply`, which keeps the newest: the return and the events, in any order or
  * twice, end in one subscription row in Stripe's latest state.
  */
-import type Stripe from "stripe";
+import Stripe from "stripe";
 import type { AppServices } from "~/lib/context";
 import { now } from "~/lib/clock.server";
 import { conflict, notFound } from "~/lib/errors";
@@ -18,7 +18,7 @@ import { productsOf } from "./catalogue.server";
 import { connectionStatesOf, paymentConnectionsOf } from "./connections.server";
 import { stockState } from "./storefront.server";
 import { type StripeCredentials, stripeApi, stripeFailure } from "./stripe.server";
-import { type SubscriptionState, subscriptionsOf } from "./subscriptions.server";
+import { LIVE_STATUSES, type SubscriptionState, subscriptionsOf } from "./subscriptions.server";
 import { SUBSCRIPTION_INTERVALS, type SubscriptionInterval, optionKey } from "./vocabulary";
 
 type Services = Pick<AppServices, "db" | "secrets" | "env" | "logger">;
@@ -259,6 +259,30 @@ export async function setCancelAtPeriodEnd(
     throw stripeFailure(error, cancel ? "cancel the subscription" : "keep the subscription");
   }
   await applyStripeSubscription(services, workspaceId, updated, seconds());
+}
+
+/**
+ * Ends every running subscription of a customer at Stripe now (not at the period's end): their data is about to
+ * be erased, and Stripe must not go on charging a card for someone the shop no longer knows. Stripe failing is a
+ * 503 before anything is erased; one already ended at Stripe is taken as ended.
+ */
+export async function endSubscriptionsOf(services: Services, workspaceId: string, customerId: string): Promise<number> {
+  const live = (await subscriptionsOf(services.db, workspaceId).ofCustomer(customerId)).filter((s) =>
+    (LIVE_STATUSES as readonly string[]).includes(s.status),
+  );
+  if (live.length === 0) return 0;
+  const api = await apiOf(services, workspaceId);
+  for (const subscription of live) {
+    let ended: Stripe.Subscription;
+    try {
+      ended = await api.subscriptions.cancel(subscription.reference, { prorate: false });
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") continue;
+      throw stripeFailure(error, "end the customer's subscription");
+    }
+    await applyStripeSubscription(services, workspaceId, ended, seconds());
+  }
+  return live.length;
 }
 
 /**

@@ -263,6 +263,27 @@ export async function eraseCustomer(db: Db, workspaceId: string, customerId: str
         .where("id", "=", order.id)
         .execute();
     }
+    // Their packages keep the carrier and what the label cost; the tracking number and the carrier's steps (which
+    // say where the parcel was delivered) go.
+    if (orders.length > 0) {
+      const ids = orders.map((o) => o.id);
+      const shipments = trx
+        .selectFrom("shipments")
+        .select("id")
+        .where("workspace_id", "=", workspaceId)
+        .where("order_id", "in", ids);
+      await trx
+        .deleteFrom("shipment_events")
+        .where("workspace_id", "=", workspaceId)
+        .where("shipment_id", "in", shipments)
+        .execute();
+      await trx
+        .updateTable("shipments")
+        .set({ tracking_number: "", tracking_url: null, label_url: null, status_detail: "", updated_at: at })
+        .where("workspace_id", "=", workspaceId)
+        .where("order_id", "in", ids)
+        .execute();
+    }
     await trx
       .deleteFrom("carts")
       .where("workspace_id", "=", workspaceId)
