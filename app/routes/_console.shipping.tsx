@@ -45,7 +45,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
   const orders = ordersOf(db, workspace.id);
   const [shipments, waiting, waitingCount, profile, easypost] = await Promise.all([
     shipmentsOf(db, workspace.id).list(filter, { limit: window.size, offset: window.offset }),
-    orders.list({ status: "to_send", size: 500, offset: 0 }),
+    orders.list({ status: "to_send", size: WAITING_SHOWN, offset: 0, oldestFirst: true }),
     orders.count({ status: "to_send" }),
     profileOf(db, workspace.id).get(),
     connectionStatesOf(db, workspace.id).get("easypost"),
@@ -59,19 +59,15 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
     total: shipments.total,
     labels: easypost?.status === "connected",
     // Oldest first: the order waiting longest is the one to pack next.
-    waiting: waiting
-      .slice()
-      .reverse()
-      .slice(0, WAITING_SHOWN)
-      .map((o) => ({
-        id: o.id,
-        number: o.number,
-        name: o.name,
-        status: o.status,
-        method: o.shippingMethod,
-        country: o.address?.country ?? "",
-        paid: o.paidAt ? day(o.paidAt) : "",
-      })),
+    waiting: waiting.map((o) => ({
+      id: o.id,
+      number: o.number,
+      name: o.name,
+      status: o.status,
+      method: o.shippingMethod,
+      country: o.address?.country ?? "",
+      paid: o.paidAt ? day(o.paidAt) : "",
+    })),
     waitingCount,
     shipments: shipments.items.map((s) => ({
       id: s.id,

@@ -163,6 +163,9 @@ export interface LabelRate {
 }
 
 const toMinor = (amount: string) => Math.round(Number(amount) * 100);
+// Addresses EasyPost hands back become links on our pages: only web addresses are kept.
+const webAddress = (value: unknown): string | null =>
+  typeof value === "string" && /^https?:\/\/[^\s]+$/.test(value) ? value : null;
 // EasyPost measures parcels in ounces and inches.
 const ounces = (grams: number) => Math.max(0.1, Math.round((grams / 28.349523125) * 10) / 10);
 const inches = (cm: number) => Math.max(0.1, Math.round((cm / 2.54) * 10) / 10);
@@ -284,8 +287,8 @@ export async function buyLabel(
     carrier: bought.selected_rate?.carrier ?? "",
     service: bought.selected_rate?.service ?? "",
     trackingNumber: bought.tracking_code ?? "",
-    trackingUrl: tracker?.public_url ?? null,
-    labelUrl: bought.postage_label?.label_pdf_url || bought.postage_label?.label_url || null,
+    trackingUrl: webAddress(tracker?.public_url),
+    labelUrl: webAddress(bought.postage_label?.label_pdf_url) ?? webAddress(bought.postage_label?.label_url),
     labelCost: bought.selected_rate ? toMinor(bought.selected_rate.rate) : null,
     labelCurrency: bought.selected_rate?.currency ?? null,
     weightGrams: Math.round((bought.parcel?.weight ?? 0) * 28.349523125),
@@ -328,7 +331,7 @@ export function trackingOf(tracker: ITracker): TrackingUpdate {
     status: asStatus(tracker.status),
     detail: typeof tracker.status_detail === "string" ? tracker.status_detail.replaceAll("_", " ") : "",
     estimatedDelivery: tracker.est_delivery_date || null,
-    publicUrl: tracker.public_url || null,
+    publicUrl: webAddress(tracker.public_url),
     updatedAt: tracker.updated_at,
     steps: (tracker.tracking_details ?? []).map((d) => ({
       status: asStatus(d.status),

@@ -269,11 +269,13 @@ export function ordersOf(db: Db, workspaceId: string) {
   }
 
   return {
-    async list(f: OrderFilter & { size: number; offset: number }): Promise<Order[]> {
+    /** Newest first, or oldest first (`oldestFirst`: what has waited longest, as /shipping lists it). */
+    async list(f: OrderFilter & { size: number; offset: number; oldestFirst?: boolean }): Promise<Order[]> {
+      const direction = f.oldestFirst ? "asc" : "desc";
       const found = await filtered(f)
         .selectAll("orders")
-        .orderBy("orders.created_at", "desc")
-        .orderBy("orders.id", "desc")
+        .orderBy("orders.created_at", direction)
+        .orderBy("orders.id", direction)
         .limit(f.size)
         .offset(f.offset)
         .execute();
