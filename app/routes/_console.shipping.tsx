@@ -105,7 +105,7 @@ export default function Shipping() {
           Waiting to be sent{d.waitingCount > 0 ? ` (${d.waitingCount.toLocaleString("en")})` : ""}
         </h2>
         {d.waiting.length === 0 ? (
-          <p className="hint">Nothing to send: every paid order that is delivered has left.</p>
+          <p className="hint">Nothing to send: every paid order for delivery has left.</p>
         ) : (
           <>
             <p className="hint">

@@ -5,7 +5,9 @@
  * and finds the order in their portal; the operator marks an order paid, sends it, and cancels another. Then
  * card payments (issue 18): the operator connects Stripe (a local Stripe the official SDK talks to), a guest pays
  * on its hosted page and comes back to a paid order, and the operator refunds part of it through Stripe; a product
- * sold as a subscription is subscribed to by a customer on Stripe's page and cancelled at its period's end. Every
+ * sold as a subscription is subscribed to by a customer on Stripe's page and cancelled at its period's end; the
+ * operator connects EasyPost (a local one the official client talks to), buys the card order's label, and the guest
+ * follows the parcel from the shipping e-mail's link to delivered. Every
  * new page passes axe at 1280 and 390 pixels wide; with SHOTS_DIR set, each is photographed at both.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -18,14 +20,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../helpers/axe";
 import { browserSuite, openBrowser, signUpWithWorkspace } from "../helpers/browser";
 import { drainJobs } from "../helpers/jobs";
-import { uniqueEmail } from "../helpers/client";
+import { linkIn, mailedText, uniqueEmail } from "../helpers/client";
 import { codeMailTo } from "../helpers/customers";
 import { tempDir, type TempDir } from "../helpers/temp";
+import { startFakeEasyPost } from "../fakes/easypost";
 import { startFakeStripe } from "../fakes/stripe";
 import { demoAssetsDir } from "~/modules/files/demo.server";
+import { profileInputOf, profileOf } from "~/modules/sites/profile.server";
 
 const stripe = await startFakeStripe();
-const suite = browserSuite({ bypassCSP: true, env: { OUTBOUND_ALLOW_PRIVATE: "1", STRIPE_API_URL: stripe.url } });
+const easypost = await startFakeEasyPost();
+const suite = browserSuite({
+  bypassCSP: true,
+  env: { OUTBOUND_ALLOW_PRIVATE: "1", STRIPE_API_URL: stripe.url, EASYPOST_API_URL: easypost.url },
+});
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const WIDTHS = { wide: { width: 1280, height: 860 }, narrow: { width: 390, height: 844 } } as const;
 const SHOTS = process.env.SHOTS_DIR;
@@ -42,6 +50,16 @@ async function check(page: Page, name: string) {
   for (const width of ["wide", "narrow"] as const) {
     await page.setViewportSize(WIDTHS[width]);
     await page.goto(url);
+    expect(await seriousViolations(page, AXE), `${name} (${width})`).toEqual([]);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, `shop-${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(WIDTHS.wide);
+}
+
+/** As `check`, for a page that is the answer to a form (reloading it would lose that answer): resized, not reloaded. */
+async function look(page: Page, name: string) {
+  for (const width of ["wide", "narrow"] as const) {
+    await page.setViewportSize(WIDTHS[width]);
     expect(await seriousViolations(page, AXE), `${name} (${width})`).toEqual([]);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, `shop-${name}-${width}.png`), fullPage: true });
   }
@@ -80,6 +98,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => images?.close(resolve));
   await stripe.close();
+  await easypost.close();
   folder?.remove();
 });
 
@@ -415,6 +434,77 @@ describe("subscriptions", () => {
     await operator.goto(`${url}/shop/subscriptions`);
     await operator.getByRole("cell", { name: /Bread club/ }).waitFor();
     await check(operator, "console-subscriptions");
+  });
+});
+
+describe("shipping", () => {
+  it("buys a label through EasyPost for the card order; its guest follows the parcel from the e-mail to delivered", async () => {
+    const url = suite.server.url;
+    const { id: workspaceId } = await suite.server.db
+      .selectFrom("workspaces")
+      .select("id")
+      .where("slug", "=", SLUG)
+      .executeTakeFirstOrThrow();
+    const profile = profileOf(suite.server.db, workspaceId);
+    await profile.save(null, {
+      ...profileInputOf(await profile.get()),
+      address: { street: "12 Bridge Street", locality: "Whitby", region: "", postalCode: "YO21 1DD", country: "GB" },
+    });
+
+    await operator.goto(`${url}/settings/integrations/shipping`);
+    await check(operator, "settings-shipping");
+    await operator.getByLabel("API key").fill(easypost.addAccount("Rye & Crumb Ltd"));
+    await operator.getByRole("button", { name: "Connect EasyPost" }).click();
+    await operator.getByText("EasyPost is connected.").waitFor();
+    await check(operator, "settings-shipping-easypost");
+
+    await operator.goto(`${url}/shipping`);
+    await operator.getByRole("region", { name: "Orders waiting to be sent" }).waitFor();
+    await check(operator, "console-shipping-waiting");
+    const card = await suite.server.db
+      .selectFrom("orders")
+      .select(["id", "email"])
+      .where("payment_provider", "=", "stripe")
+      .where("status", "=", "paid")
+      .executeTakeFirstOrThrow();
+    await operator.goto(`${url}/shop/orders/${card.id}`);
+    await operator.getByLabel("Weight (kg)").fill("0.6");
+    await operator.getByRole("button", { name: "Get rates" }).click();
+    await operator.getByRole("group", { name: /Choose a rate/ }).waitFor();
+    await look(operator, "console-order-label-rates");
+    await operator.getByLabel(/Priority/).check();
+    await operator.getByRole("button", { name: "Buy label and mark as sent" }).click();
+    await operator.getByText("Label bought and the order marked as sent.").waitFor();
+    const shipment = await suite.server.db
+      .selectFrom("shipments")
+      .select(["tracking_number", "service"])
+      .where("order_id", "=", card.id)
+      .executeTakeFirstOrThrow();
+    expect(shipment.service).toBe("Priority");
+
+    await easypost.track(shipment.tracking_number, "in_transit", { message: "Departed facility", city: "Leeds" });
+    await easypost.track(shipment.tracking_number, "delivered", { message: "Delivered, handed to resident" });
+    await operator.goto(`${url}/shop/orders/${card.id}`);
+    await operator.getByText("Delivered, handed to resident").waitFor();
+    await check(operator, "console-order-package");
+    await operator.goto(`${url}/shipping`);
+    await operator.getByRole("region", { name: "Packages" }).getByText("Delivered", { exact: true }).waitFor();
+    await check(operator, "console-shipping");
+
+    await drainJobs(suite.server);
+    const mail = mailedText(url, card.email);
+    expect(mail).toContain(`Tracking number: ${shipment.tracking_number}`);
+    const browser = await openBrowser({ bypassCSP: true });
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`${url}${linkIn(mail, "/portal/callback")}`);
+      await page.getByRole("heading", { name: "Your package" }).waitFor();
+      await page.getByRole("link", { name: shipment.tracking_number }).waitFor();
+      await page.getByText("Delivered, handed to resident").waitFor();
+      await check(page, "order-package");
+    } finally {
+      await browser.close();
+    }
   });
 });
 
