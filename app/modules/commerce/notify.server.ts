@@ -14,8 +14,9 @@ import type { AppServices } from "~/lib/context";
 import type { JobHandler } from "~/modules/jobs/jobs.server";
 import { issueManageToken } from "~/modules/customers/manage-tokens.server";
 import { memberNotificationsOf } from "~/modules/customers/member-notifications.server";
-import { withTokensHidden } from "~/modules/mail/mail.server";
+import { type MailAttachment, withTokensHidden } from "~/modules/mail/mail.server";
 import { siteAddressOf, siteUrl } from "~/modules/sites/address.server";
+import { invoiceFileName, invoicesOf } from "./invoices.server";
 import { formatMoney } from "./money";
 import { ordersOf, type Order, type OrderLine, type OrderMailPayload } from "./orders.server";
 import { paymentSetupOf, providerOf } from "./payments.server";
@@ -110,6 +111,7 @@ export function orderMailHandler(services: AppServices): JobHandler {
     const setup = await paymentSetupOf(db, workspaceId);
     const money = (n: number) => formatMoney(n, order.currency);
     const body: string[] = [];
+    const attachments: MailAttachment[] = [];
     switch (payload.kind) {
       case "placed":
       case "resent": {
@@ -135,13 +137,23 @@ export function orderMailHandler(services: AppServices): JobHandler {
           );
         break;
       }
-      case "paid":
+      case "paid": {
+        // The invoice goes with the receipt; a shop whose order has none (paid before invoices existed) says where
+        // the order is instead.
+        const invoices = invoicesOf(db, workspaceId);
+        if (await invoices.forOrder(order.id)) {
+          const { invoice, bytes } = await invoices.pdf(order.id, workspace.name);
+          attachments.push({ filename: invoiceFileName(invoice), contentType: "application/pdf", content: bytes });
+        }
         body.push(
           `${workspace.name} received your payment of ${money(order.total)} for order #${order.number}. We will let you know when it is on its way.`,
           "",
-          "Your invoice (PDF) is on your order's page, below.",
+          attachments.length
+            ? `Your invoice (${attachments[0]!.filename}) is attached, and on your order's page.`
+            : "Your order's page is below.",
         );
         break;
+      }
       case "fulfilled":
         body.push(
           order.status === "fulfilled"
@@ -189,6 +201,7 @@ export function orderMailHandler(services: AppServices): JobHandler {
       text,
       ...(guest ? { storedText: withTokensHidden(text) } : {}),
       idempotencyKey: `order:${payload.eventId}:customer`,
+      ...(attachments.length ? { attachments } : {}),
     });
   };
 }

@@ -28,6 +28,21 @@ export interface OutgoingMail {
   /** What the record keeps instead of `text`, when `text` carries a credential (see `withTokensHidden`). */
   storedText?: string;
   idempotencyKey?: string;
+  /** Files sent with it (an invoice's PDF). The record names them; their bytes are not stored twice. */
+  attachments?: ReadonlyArray<MailAttachment>;
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** The line a stored message carries for its attachments, so the outbox says what went with it. */
+export function attachmentNote(attachments: ReadonlyArray<MailAttachment> | undefined): string {
+  if (!attachments?.length) return "";
+  const size = (n: number) => (n < 1024 ? `${n} B` : `${Math.ceil(n / 1024)} KB`);
+  return `\n\nAttached: ${attachments.map((a) => `${a.filename} (${size(a.content.length)})`).join(", ")}`;
 }
 
 export const TOKEN_NOT_STORED = "[sent by e-mail, not stored]";
@@ -69,7 +84,17 @@ export function createMailer(
   async function deliver(id: string, mail: OutgoingMail) {
     if (!smtp) return;
     try {
-      await smtp.sendMail({ from: env.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+      await smtp.sendMail({
+        from: env.MAIL_FROM,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        attachments: mail.attachments?.map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          content: a.content,
+        })),
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await db.updateTable("mail_messages").set({ status: "failed", error: message }).where("id", "=", id).execute();
@@ -128,7 +153,7 @@ export function createMailer(
             transport,
             to_address: mail.to,
             subject: mail.subject,
-            body: mail.storedText ?? mail.text,
+            body: (mail.storedText ?? mail.text) + attachmentNote(mail.attachments),
             status: smtp ? "failed" : "outbox",
             error: smtp ? "not sent yet" : null,
             created_at: isoNow(),
