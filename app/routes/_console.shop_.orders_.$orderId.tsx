@@ -571,7 +571,9 @@ export default function OrderDetail() {
                             <input type="radio" name="rateId" value={r.id} defaultChecked={i === 0} />
                             <span>
                               {r.carrier} {r.service}
-                              {r.days ? <span className="hint"> · {r.days === 1 ? "1 day" : `${r.days} days`}</span> : null}
+                              {r.days ? (
+                                <span className="hint"> · {r.days === 1 ? "1 day" : `${r.days} days`}</span>
+                              ) : null}
                             </span>
                             <span className="amount">{formatMoney(r.amount, r.currency)}</span>
                           </label>
