@@ -59,8 +59,9 @@ export function PackageList({
           ) : null}
           {p.steps.length > 0 ? (
             <ol className="tracking-steps">
-              {p.steps.map((t) => (
-                <li key={`${t.at}-${t.status}-${t.message}`}>
+              {p.steps.map((t, n) => (
+                // Steps are never reordered or edited in place: their position is a stable key.
+                <li key={n}>
                   <time>{t.at}</time> — {t.message}
                   {t.location ? ` (${t.location})` : ""}
                 </li>

@@ -44,8 +44,8 @@ export interface FakeEasyPost {
     step?: { message?: string; city?: string; at?: string },
   ): Promise<FakeEasyPostEvent[]>;
   deliver(event: FakeEasyPostEvent, signature?: string): Promise<Response>;
-  /** The next `count` calls answer `status` (a number) or never answer ("hang"). */
-  failNext(count: number, how: number | "hang"): void;
+  /** The next `count` calls (after `after` more that succeed) answer `status` (a number) or never answer ("hang"). */
+  failNext(count: number, how: number | "hang", options?: { after?: number }): void;
   close(): Promise<void>;
 }
 
@@ -84,7 +84,7 @@ const RATES: ReadonlyArray<Pick<IRate, "carrier" | "service" | "rate" | "deliver
 export async function startFakeEasyPost(options: { port?: number; host?: string } = {}): Promise<FakeEasyPost> {
   const accounts = new Map<string, Account>();
   const events: FakeEasyPostEvent[] = [];
-  let failures: { count: number; how: number | "hang" } = { count: 0, how: 500 };
+  let failures: { count: number; how: number | "hang"; after: number } = { count: 0, how: 500, after: 0 };
   let base = "";
 
   const accountFor = (req: IncomingMessage): Account | undefined => {
@@ -135,7 +135,8 @@ export async function startFakeEasyPost(options: { port?: number; host?: string 
       res.end("%PDF-1.4\n% a label of the fake EasyPost\n%%EOF\n");
       return;
     }
-    if (failures.count > 0) {
+    if (failures.count > 0 && failures.after > 0) failures.after -= 1;
+    else if (failures.count > 0) {
       failures.count -= 1;
       if (failures.how === "hang") return; // never answered: the client's deadline ends it
       error(res, failures.how, "INTERNAL_SERVER_ERROR", "The fake was told to fail");
@@ -325,8 +326,8 @@ export async function startFakeEasyPost(options: { port?: number; host?: string 
       throw new Error(`no fake tracker ${trackerId}`);
     },
     deliver,
-    failNext(count, how) {
-      failures = { count, how };
+    failNext(count, how, options = {}) {
+      failures = { count, how, after: options.after ?? 0 };
     },
     close: () =>
       new Promise<void>((resolve) => {

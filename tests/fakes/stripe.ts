@@ -74,6 +74,8 @@ export interface FakeStripe {
   held: FakeStripeEvent[];
   /** Every event made, sent or held. */
   events: FakeStripeEvent[];
+  /** Waits until every event sent so far has been answered by its endpoint. */
+  idle(): Promise<void>;
   /** Posts an event's signed body to its endpoint (again). */
   deliver(event: FakeStripeEvent): Promise<Response>;
   /** Makes and signs an event on an account's endpoints (an account update, a dashboard refund, …). */
@@ -117,6 +119,11 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
   };
   const sessionOwner = (sessionId: string) => [...accounts.values()].find((a) => a.sessions.has(sessionId));
 
+  const inFlight = new Set<Promise<void>>();
+  fake.idle = async () => {
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+  };
+
   function makeEvents(account: Account, type: string, object: unknown): FakeStripeEvent[] {
     const event = {
       id: id("evt"),
@@ -140,7 +147,15 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
       }));
     fake.events.push(...made);
     if (holding) fake.held.push(...made);
-    else for (const e of made) void fake.deliver(e).catch(() => undefined);
+    else
+      for (const e of made) {
+        const sending = fake.deliver(e).then(
+          () => undefined,
+          () => undefined,
+        );
+        inFlight.add(sending);
+        void sending.finally(() => inFlight.delete(sending));
+      }
     return made;
   }
 

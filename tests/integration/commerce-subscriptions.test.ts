@@ -350,6 +350,8 @@ describe("cancelling", () => {
     const [row] = await rowsOf(s.workspaceId);
     expect(row!.status).toBe("trialing");
 
+    // The subscription's own events are answered first, so the failures below meet the erasure alone.
+    await stripe.idle();
     stripe.failNext(3, 502);
     const down = await fay.post(`/${s.slug}/profile`, { intent: "erase", confirm: "erase" });
     expect(down.status).toBe(503);
@@ -367,6 +369,29 @@ describe("cancelling", () => {
     expect(stripe.subscription(row!.reference).status).toBe("canceled");
     expect((await rowsOf(s.workspaceId))[0]!.status).toBe("canceled");
     expect((await customer()).erased_at).not.toBeNull();
+  });
+
+  it("still erases a customer when the shop has disconnected Stripe, and says so in the log", async () => {
+    const s = await subscriptionShop();
+    const gus = await signInCustomer(server.url, s.slug, uniqueEmail("gus"));
+    await gus.get(returnPath(await stripe.pay(await subscribe(s, gus, s.beans))));
+    const [row] = await rowsOf(s.workspaceId);
+    expect((await s.owner.post("/settings/integrations/payments", { intent: "stripe-disconnect" })).status).toBe(200);
+    const erased = await gus.post(`/${s.slug}/profile`, { intent: "erase", confirm: "erase" });
+    expect(erased.status).toBe(303);
+    const customer = await server.db
+      .selectFrom("customers")
+      .select("erased_at")
+      .where("id", "=", row!.customer_id)
+      .executeTakeFirstOrThrow();
+    expect(customer.erased_at).not.toBeNull();
+    expect(
+      server.logs.some(
+        (l) =>
+          String(l.msg).includes("could not be ended: end them in the Stripe dashboard") &&
+          JSON.stringify(l.subscriptions).includes(row!.reference),
+      ),
+    ).toBe(true);
   });
 
   it("refuses a return from another customer's checkout and events that are forged or for another shop", async () => {

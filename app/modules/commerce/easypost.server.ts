@@ -14,6 +14,7 @@ import type { IRate, IShipment, ITracker } from "@easypost/api";
 import type { AppServices } from "~/lib/context";
 import { DomainError, conflict, invalid, unavailable } from "~/lib/errors";
 import { profileOf } from "~/modules/sites/profile.server";
+import { currencyDigits, isCurrency } from "./money";
 import { paymentConnectionsOf } from "./connections.server";
 import { ordersOf } from "./orders.server";
 import { type PackageRecord, type TrackingUpdate, shipmentsOf } from "./shipments.server";
@@ -79,27 +80,30 @@ export async function connectEasyPost(
   const api = easypostApi(services.env, apiKey);
   const connections = paymentConnectionsOf(services, workspaceId);
   const existing = await connections.get("easypost");
+  const webhookSecret = randomBytes(32).toString("base64url");
+  let me: Awaited<ReturnType<typeof api.User.retrieveMe>>;
+  let hook: { id: string };
   try {
-    const me = await api.User.retrieveMe();
-    const webhookSecret = randomBytes(32).toString("base64url");
-    const hook = await api.Webhook.create({ url: webhookUrl, webhook_secret: webhookSecret });
-    if (existing?.webhookEndpointId && existing.webhookEndpointId !== hook.id)
-      await forgetWebhook(api, existing.webhookEndpointId);
-    const name = me.name || me.email || me.id;
-    await connections.save<EasyPostCredentials>(
-      "easypost",
-      {
-        credentials: { apiKey, webhookSecret },
-        accountId: me.id,
-        accountName: name,
-        webhookEndpointId: hook.id,
-        detail: `Labels are bought with ${name}'s EasyPost account (${me.id}).`,
-      },
-      actorUserId,
-    );
+    me = await api.User.retrieveMe();
+    hook = await api.Webhook.create({ url: webhookUrl, webhook_secret: webhookSecret });
   } catch (error) {
     throw easypostFailure(error, "check this key");
   }
+  const name = me.name || me.email || me.id;
+  // The new webhook's secret is kept before the old webhook goes: tracking never stops on a failed save.
+  await connections.save<EasyPostCredentials>(
+    "easypost",
+    {
+      credentials: { apiKey, webhookSecret },
+      accountId: me.id,
+      accountName: name,
+      webhookEndpointId: hook.id,
+      detail: `Labels are bought with ${name}'s EasyPost account (${me.id}).`,
+    },
+    actorUserId,
+  );
+  if (existing?.webhookEndpointId && existing.webhookEndpointId !== hook.id)
+    await forgetWebhook(api, existing.webhookEndpointId);
 }
 
 /** A webhook of ours EasyPost no longer needs: removed if it can be, left to fail quietly if not. */
@@ -162,7 +166,9 @@ export interface LabelRate {
   days: number | null;
 }
 
-const toMinor = (amount: string) => Math.round(Number(amount) * 100);
+/** EasyPost's decimal string ("7.58") in the currency's minor units (yen have none). */
+const toMinor = (amount: string, currency: string) =>
+  Math.round(Number(amount) * 10 ** (isCurrency(currency) ? currencyDigits(currency) : 2));
 // Addresses EasyPost hands back become links on our pages: only web addresses are kept.
 const webAddress = (value: unknown): string | null =>
   typeof value === "string" && /^https?:\/\/[^\s]+$/.test(value) ? value : null;
@@ -233,7 +239,7 @@ export async function labelRates(
       id: r.id,
       carrier: r.carrier,
       service: r.service,
-      amount: toMinor(r.rate),
+      amount: toMinor(r.rate, r.currency),
       currency: r.currency,
       days: r.delivery_days ?? r.est_delivery_days ?? null,
     }))
@@ -270,16 +276,38 @@ export async function buyLabel(
 ): Promise<{ shipmentId: string }> {
   if (!/^shp_[A-Za-z0-9]{1,60}$/.test(input.shipmentId) || !/^rate_[A-Za-z0-9]{1,60}$/.test(input.rateId))
     throw invalid("Choose a rate", [{ field: "rateId", message: "Choose a rate" }]);
+  // Nothing is bought for an order that cannot be sent (a refund of a label is neither instant nor certain).
+  const order = await ordersOf(services.db, workspaceId).byId(input.orderId);
+  if (!["paid", "partially_fulfilled"].includes(order.status))
+    throw conflict(
+      order.status === "pending"
+        ? "Mark the order as paid before sending it"
+        : `A ${order.status} order cannot be sent`,
+    );
   const api = await clientOf(services, workspaceId);
-  let bought: IShipment;
-  let boughtNow = false;
+  let shipment: IShipment;
   try {
-    const shipment = await api.Shipment.retrieve(input.shipmentId);
-    if (shipment.reference !== input.orderId) throw invalid("These rates are for another order: get rates again");
-    boughtNow = !shipment.postage_label;
-    bought = boughtNow ? await api.Shipment.buy(input.shipmentId, input.rateId) : shipment;
+    shipment = await api.Shipment.retrieve(input.shipmentId);
   } catch (error) {
     throw easypostFailure(error, "buy this label");
+  }
+  if (shipment.reference !== input.orderId) throw invalid("These rates are for another order: get rates again");
+  if (shipment.refund_status) throw conflict("This label was given back to EasyPost: get rates again");
+  const boughtNow = !shipment.postage_label;
+  let bought = shipment;
+  if (boughtNow) {
+    try {
+      bought = await api.Shipment.buy(input.shipmentId, input.rateId);
+    } catch (error) {
+      const failure = easypostFailure(error, "buy this label");
+      // Unanswered, the purchase may have gone through: the same rate again finds it rather than buying twice.
+      if (failure.kind === "unavailable")
+        throw unavailable(
+          "EasyPost did not answer the purchase in time; the label may be bought. Try the same rate again: it is not bought twice.",
+          30,
+        );
+      throw failure;
+    }
   }
   const tracker = bought.tracker as ITracker | null | undefined;
   const record: PackageRecord = {
@@ -289,7 +317,7 @@ export async function buyLabel(
     trackingNumber: bought.tracking_code ?? "",
     trackingUrl: webAddress(tracker?.public_url),
     labelUrl: webAddress(bought.postage_label?.label_pdf_url) ?? webAddress(bought.postage_label?.label_url),
-    labelCost: bought.selected_rate ? toMinor(bought.selected_rate.rate) : null,
+    labelCost: bought.selected_rate ? toMinor(bought.selected_rate.rate, bought.selected_rate.currency) : null,
     labelCurrency: bought.selected_rate?.currency ?? null,
     weightGrams: Math.round((bought.parcel?.weight ?? 0) * 28.349523125),
     status: tracker ? asStatus(tracker.status) : "pre_transit",

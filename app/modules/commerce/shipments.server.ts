@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { Db } from "~db/client";
 import { isoNow } from "~/lib/clock.server";
-import { conflict, notFound, parseInput } from "~/lib/errors";
+import { conflict, invalid, notFound, parseInput } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { type Order, ordersOf } from "./orders.server";
 import {
@@ -350,11 +350,14 @@ export function shipmentsOf(db: Db, workspaceId: string) {
             })
             .onConflict((oc) => oc.columns(["shipment_id", "occurred_at", "status", "message"]).doNothing())
             .execute();
-        if (shipment.provider_updated_at !== null && shipment.provider_updated_at >= update.updatedAt)
-          return { changed: false };
+        // One format on both sides of the comparison, and the comparison in the update itself: of two reports
+        // applied at once (Postgres runs them side by side), the older never overwrites the newer.
+        const reported = new Date(update.updatedAt);
+        if (Number.isNaN(reported.getTime())) throw invalid("The tracking update has no valid time");
+        const reportedAt = reported.toISOString();
         const at = isoNow();
         const arrived = update.steps.findLast((s) => s.status === "delivered");
-        await trx
+        const moved = await trx
           .updateTable("shipments")
           .set({
             status: update.status,
@@ -362,12 +365,13 @@ export function shipmentsOf(db: Db, workspaceId: string) {
             estimated_delivery: update.estimatedDelivery,
             tracking_url: shipment.tracking_url ?? update.publicUrl,
             delivered_at: update.status === "delivered" ? (arrived?.occurredAt ?? at) : null,
-            provider_updated_at: update.updatedAt,
+            provider_updated_at: reportedAt,
             updated_at: at,
           })
           .where("id", "=", shipment.id)
-          .execute();
-        return { changed: true };
+          .where((eb) => eb.or([eb("provider_updated_at", "is", null), eb("provider_updated_at", "<", reportedAt)]))
+          .executeTakeFirst();
+        return { changed: Number(moved.numUpdatedRows) > 0 };
       });
     },
 

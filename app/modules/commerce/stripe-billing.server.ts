@@ -263,26 +263,51 @@ export async function setCancelAtPeriodEnd(
 
 /**
  * Ends every running subscription of a customer at Stripe now (not at the period's end): their data is about to
- * be erased, and Stripe must not go on charging a card for someone the shop no longer knows. Stripe failing is a
- * 503 before anything is erased; one already ended at Stripe is taken as ended.
+ * be erased, and Stripe must not go on charging a card for someone the shop no longer knows. Stripe unreachable
+ * is a 503 before anything is erased (try again). One already ended at Stripe is taken as ended. A shop that no
+ * longer has a working Stripe connection (disconnected, its key revoked) cannot be asked: that is logged for the
+ * operator and the erasure goes on — a customer's right to erasure does not wait for the shop's keys.
  */
 export async function endSubscriptionsOf(services: Services, workspaceId: string, customerId: string): Promise<number> {
   const live = (await subscriptionsOf(services.db, workspaceId).ofCustomer(customerId)).filter((s) =>
     (LIVE_STATUSES as readonly string[]).includes(s.status),
   );
   if (live.length === 0) return 0;
+  const unreachable = (why: string) => {
+    services.logger.warn(
+      { workspace: workspaceId, subscriptions: live.map((s) => s.reference), why },
+      "an erased customer's Stripe subscriptions could not be ended: end them in the Stripe dashboard",
+    );
+    return 0;
+  };
+  if (!(await connectionStatesOf(services.db, workspaceId).get("stripe"))) return unreachable("Stripe is disconnected");
   const api = await apiOf(services, workspaceId);
+  let ended = 0;
   for (const subscription of live) {
-    let ended: Stripe.Subscription;
+    let current: Stripe.Subscription;
     try {
-      ended = await api.subscriptions.cancel(subscription.reference, { prorate: false });
+      current = await api.subscriptions.cancel(subscription.reference, { prorate: false });
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") continue;
-      throw stripeFailure(error, "end the customer's subscription");
+      if (
+        error instanceof Stripe.errors.StripeAuthenticationError ||
+        error instanceof Stripe.errors.StripePermissionError
+      )
+        return unreachable("Stripe no longer accepts the shop's key");
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError))
+        throw stripeFailure(error, "end the customer's subscription");
+      if (error.code === "resource_missing") continue;
+      // Already canceled at Stripe (Stripe refuses to cancel it twice): read it, and keep that.
+      try {
+        current = await api.subscriptions.retrieve(subscription.reference);
+      } catch (readError) {
+        throw stripeFailure(readError, "read the customer's subscription");
+      }
+      if (current.status !== "canceled") throw stripeFailure(error, "end the customer's subscription");
     }
-    await applyStripeSubscription(services, workspaceId, ended, seconds());
+    await applyStripeSubscription(services, workspaceId, current, seconds());
+    ended += 1;
   }
-  return live.length;
+  return ended;
 }
 
 /**

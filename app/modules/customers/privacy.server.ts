@@ -279,7 +279,16 @@ export async function eraseCustomer(db: Db, workspaceId: string, customerId: str
         .execute();
       await trx
         .updateTable("shipments")
-        .set({ tracking_number: "", tracking_url: null, label_url: null, status_detail: "", updated_at: at })
+        // Without the provider's ids, a later tracking event finds no package and brings nothing back.
+        .set({
+          tracking_number: "",
+          tracking_url: null,
+          label_url: null,
+          status_detail: "",
+          provider_shipment_id: null,
+          provider_tracker_id: null,
+          updated_at: at,
+        })
         .where("workspace_id", "=", workspaceId)
         .where("order_id", "in", ids)
         .execute();
