@@ -96,7 +96,7 @@ export default function Inbox() {
           ? ` ${openTickets.toLocaleString("en")} request${openTickets === 1 ? " is" : "s are"} waiting for an answer.`
           : ""}
       </p>
-      <nav className="inbox-filters" aria-label="Show">
+      <nav className="filter-chips" aria-label="Show">
         <ul>
           {INBOX_FILTERS.map((f) => (
             <li key={f.name}>

@@ -156,16 +156,19 @@ export default function Shipping() {
       </section>
 
       <h2 className="payments-heading">Packages</h2>
-      <nav aria-label="Show packages" className="filter-links">
-        {SHIPMENT_FILTERS.map((f) => (
-          <Link
-            key={f}
-            to={f === "all" ? "/shipping" : `/shipping?show=${f}`}
-            aria-current={f === d.filter ? "page" : undefined}
-          >
-            {FILTER_LABELS[f]}
-          </Link>
-        ))}
+      <nav aria-label="Show packages" className="filter-chips">
+        <ul>
+          {SHIPMENT_FILTERS.map((f) => (
+            <li key={f}>
+              <Link
+                to={f === "all" ? "/shipping" : `/shipping?show=${f}`}
+                aria-current={f === d.filter ? "page" : undefined}
+              >
+                {FILTER_LABELS[f]}
+              </Link>
+            </li>
+          ))}
+        </ul>
       </nav>
       {d.shipments.length === 0 ? (
         <div className="empty">

@@ -5,43 +5,27 @@
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
 import { drainJobs } from "../helpers/jobs";
 import { startServer, type TestServer } from "../helpers/server";
+import { startSmtp, type TestSmtp } from "../helpers/smtp";
 import { buy, openShop } from "../helpers/shop";
 import { tempDir, type TempDir } from "../helpers/temp";
 
-let smtp: SMTPServer;
+let smtp: TestSmtp;
 let server: TestServer;
 let folder: TempDir;
-const delivered: { to: string[]; data: string }[] = [];
 
 beforeAll(async () => {
   folder = tempDir("atrium-invoice-mail");
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        delivered.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString() });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Atrium Test <atrium@example.test>" });
+  smtp = await startSmtp();
+  server = await startServer({ SMTP_URL: smtp.url, MAIL_FROM: "Atrium Test <atrium@example.test>" });
 });
 afterAll(async () => {
   await server.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
   folder.remove();
 });
 
@@ -59,13 +43,7 @@ function attachment(data: string, filename: string): Buffer | null {
 describe("the payment receipt", () => {
   it("has the invoice PDF attached, once", async () => {
     const slug = `invoice-mail-${process.pid}`;
-    const { client: owner } = await signUp(server.url, uniqueEmail(), {
-      mailbox: (to) =>
-        delivered
-          .findLast((d) => d.to.includes(to))!
-          .data.replace(/=\r?\n/g, "")
-          .replace(/=3D/g, "="),
-    });
+    const { client: owner } = await signUp(server.url, uniqueEmail(), { mailbox: (to) => smtp.mailbox(to) });
     await createWorkspace(owner, "Receipt Bakery", slug);
     const { id: workspaceId } = await server.db
       .selectFrom("workspaces")
@@ -78,7 +56,9 @@ describe("the payment receipt", () => {
     expect((await owner.post(`/shop/orders/${orderId}`, { intent: "paid" })).status).toBe(303);
     await drainJobs(server);
 
-    const receipts = delivered.filter((d) => d.to.includes(email) && d.data.includes("Payment received for order"));
+    const receipts = smtp.delivered.filter(
+      (d) => d.to.includes(email) && d.data.includes("Payment received for order"),
+    );
     expect(receipts).toHaveLength(1);
     const mime = receipts[0]!.data;
     expect(mime).toMatch(/Content-Type: application\/pdf; name=invoice-1\.pdf/);

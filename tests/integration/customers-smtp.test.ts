@@ -2,48 +2,25 @@
  * A customer's sign-in code through a real SMTP server (smtp-server, in this process), as a deployment with
  * SMTP_URL sends it (ADR 029): the code arrives by mail, signs in once, and the server's log never holds it.
  */
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
 import { askForCode, customerCookie } from "../helpers/customers";
 import { startServer, type TestServer } from "../helpers/server";
+import { startSmtp, type TestSmtp } from "../helpers/smtp";
 
-let smtp: SMTPServer;
+let smtp: TestSmtp;
 let server: TestServer;
-const delivered: { to: string[]; data: string }[] = [];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        delivered.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString() });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Atrium Test <atrium@example.test>" });
+  smtp = await startSmtp();
+  server = await startServer({ SMTP_URL: smtp.url, MAIL_FROM: "Atrium Test <atrium@example.test>" });
 });
 afterAll(async () => {
   await server.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
-/** The newest message the SMTP server took for `to`, quoted-printable undone. */
-function mailbox(to: string): string {
-  const data = delivered.findLast((d) => d.to.includes(to))?.data;
-  if (!data) throw new Error(`no mail to ${to}`);
-  return data
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
+const mailbox = (to: string) => smtp.mailbox(to);
 
 describe("a sign-in code by SMTP", () => {
   it("reaches the customer's mailbox and signs them in; the log never shows it", async () => {
