@@ -135,6 +135,11 @@ async function admin(args: string[], io: Io): Promise<void> {
         return workspaces;
       });
       io.out(`Deleted ${email} and ${owned.length} workspace${owned.length === 1 ? "" : "s"} it owned.`);
+      // The running app tells a deleted shop's providers (its modules' farewells); this process starts none.
+      if (owned.length > 0)
+        io.out(
+          "Payment and shipping providers those workspaces connected were not told: end their subscriptions and remove Atrium's webhooks in the providers' dashboards (deleting from Settings → Your account tells them).",
+        );
       return;
     }
     case "users:show": {

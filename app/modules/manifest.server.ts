@@ -22,6 +22,7 @@ import { rateLimitModule } from "./rate-limit/module.server";
 import { secretsModule } from "./secrets/module.server";
 import { sitesModule } from "./sites/module.server";
 import { sopsModule } from "./sops/module.server";
+import { tenancyModule } from "./tenancy/module.server";
 
 export const MODULES: readonly AtriumModule[] = [
   hostsModule,
@@ -41,6 +42,7 @@ export const MODULES: readonly AtriumModule[] = [
   commerceModule,
   indexNowModule,
   eventsModule,
+  tenancyModule,
   // Last: it starts once every module's handlers exist, and stops first, so no job is still running on a
   // service another module has already stopped.
   jobsModule,

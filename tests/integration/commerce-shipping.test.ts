@@ -32,7 +32,7 @@ let shops = 0;
 async function shippingShop(options: { connect?: boolean } = {}) {
   shops += 1;
   const slug = `ship-${process.pid}-${shops}`;
-  const { client: owner } = await signUp(server.url);
+  const { client: owner, email: ownerEmail } = await signUp(server.url);
   await createWorkspace(owner, `Parcel Bakery ${shops}`, slug);
   const { id: workspaceId } = await server.db
     .selectFrom("workspaces")
@@ -51,7 +51,7 @@ async function shippingShop(options: { connect?: boolean } = {}) {
     const connected = await owner.post("/settings/integrations/shipping", { intent: "easypost-connect", apiKey: key });
     expect(await connected.text()).toContain("EasyPost is connected");
   }
-  return { owner, slug, workspaceId, shop, key };
+  return { owner, ownerEmail, slug, workspaceId, shop, key };
 }
 
 type Shop = Awaited<ReturnType<typeof shippingShop>>;
@@ -219,6 +219,14 @@ describe("EasyPost", () => {
     const disconnected = await s.owner.post("/settings/integrations/shipping", { intent: "easypost-disconnect" });
     expect(await disconnected.text()).toContain("EasyPost is disconnected");
     expect(easypost.accountOf(key).webhooks).toEqual([]);
+  });
+
+  it("removes the shop's EasyPost webhook when its owner deletes their account", async () => {
+    const s = await shippingShop({ connect: true });
+    expect(easypost.accountOf(s.key).webhooks).toHaveLength(1);
+    const deleted = await s.owner.post("/settings/account", { confirmEmail: s.ownerEmail });
+    expect(deleted.status).toBe(302);
+    expect(easypost.accountOf(s.key).webhooks).toEqual([]);
   });
 
   it("rates a parcel, buys the label once and applies its tracking events once and in order", async () => {

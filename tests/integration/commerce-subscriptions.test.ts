@@ -33,7 +33,7 @@ let shops = 0;
 async function subscriptionShop() {
   shops += 1;
   const slug = `subs-${process.pid}-${shops}`;
-  const { client: owner } = await signUp(server.url);
+  const { client: owner, email: ownerEmail } = await signUp(server.url);
   await createWorkspace(owner, `Bread Club ${shops}`, slug);
   const { id: workspaceId } = await server.db
     .selectFrom("workspaces")
@@ -64,7 +64,7 @@ async function subscriptionShop() {
     },
     null,
   );
-  return { owner, slug, workspaceId, shop, key, club: club.variants[0]!.id, beans: beans.variants[0]!.id };
+  return { owner, ownerEmail, slug, workspaceId, shop, key, club: club.variants[0]!.id, beans: beans.variants[0]!.id };
 }
 type Shop = Awaited<ReturnType<typeof subscriptionShop>>;
 
@@ -392,6 +392,21 @@ describe("cancelling", () => {
           JSON.stringify(l.subscriptions).includes(row!.reference),
       ),
     ).toBe(true);
+  });
+
+  it("ends the shop's subscriptions and removes its Stripe endpoint when its owner deletes their account", async () => {
+    const s = await subscriptionShop();
+    const hal = await signInCustomer(server.url, s.slug, uniqueEmail("hal"));
+    await hal.get(returnPath(await stripe.pay(await subscribe(s, hal, s.club))));
+    const [row] = await rowsOf(s.workspaceId);
+    expect(stripe.accountOf(s.key).endpoints).toHaveLength(1);
+    await stripe.idle();
+
+    const deleted = await s.owner.post("/settings/account", { confirmEmail: s.ownerEmail });
+    expect(deleted.status).toBe(302);
+    expect(stripe.subscription(row!.reference).status).toBe("canceled");
+    expect(stripe.accountOf(s.key).endpoints).toEqual([]);
+    expect(await server.db.selectFrom("workspaces").select("id").where("id", "=", s.workspaceId).execute()).toEqual([]);
   });
 
   it("refuses a return from another customer's checkout and events that are forged or for another shop", async () => {

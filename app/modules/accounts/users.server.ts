@@ -189,9 +189,14 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
  * invitation throttle counters, which are kept under a hash of the email or id rather than a foreign key.
  */
 export async function deleteAccount(
-  services: Pick<AppServices, "db" | "authThrottle" | "inviteThrottle"> & Partial<Pick<AppServices, "siteDomains">>,
+  services: Pick<AppServices, "db" | "authThrottle" | "inviteThrottle"> &
+    Partial<Pick<AppServices, "siteDomains" | "workspaceFarewells">>,
   user: Pick<User, "id" | "email">,
 ) {
+  // Its workspaces take their leave of the providers they connected first (the modules' farewells); the CLI,
+  // which starts no modules, has none to run, and says so.
+  const owned = await services.db.selectFrom("workspaces").select("id").where("owner_user_id", "=", user.id).execute();
+  for (const workspace of owned) await services.workspaceFarewells?.run(workspace.id);
   await deleteUser(services.db, user.id);
   // Its workspaces' custom domains stop serving here at once (the CLI has no registry: other nodes, and a
   // server beside the CLI, drop them at their next reload, DOMAINS_REFRESH_MS).

@@ -123,7 +123,7 @@ export function paymentConnectionsOf(services: { db: Db; secrets: SecretBox }, w
       });
     },
 
-    async remove(provider: string, actorUserId: string): Promise<void> {
+    async remove(provider: string, actorUserId: string | null): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx
           .deleteFrom("payment_connections")

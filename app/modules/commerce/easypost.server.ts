@@ -138,7 +138,7 @@ export async function checkEasyPost(services: Services, workspaceId: string): Pr
 }
 
 /** Removes the webhook (when EasyPost can be reached) and the key. Packages already sent keep their tracking. */
-export async function disconnectEasyPost(services: Services, workspaceId: string, actorUserId: string) {
+export async function disconnectEasyPost(services: Services, workspaceId: string, actorUserId: string | null) {
   const connections = paymentConnectionsOf(services, workspaceId);
   const existing = await connections.get("easypost");
   if (!existing) return;

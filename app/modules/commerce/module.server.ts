@@ -5,6 +5,7 @@ import { shippingProviderEvents } from "./shipping-events.server";
 import { paymentsEvents } from "./payment-events.server";
 import { IMPORT_IMAGE_JOB, importImageHandler } from "./import.server";
 import { orderMailHandler } from "./notify.server";
+import { shopFarewell } from "./privacy.server";
 import { ORDER_MAIL_JOB, expireUnpaidOrders } from "./orders.server";
 import { cardRelease } from "./stripe.server";
 
@@ -13,6 +14,7 @@ export const commerceModule = defineModule({
   name: "commerce",
   contributes: (services) => ({
     eventFamilies: [productsEvents, paymentsEvents, shippingProviderEvents],
+    workspaceFarewells: [(workspaceId) => shopFarewell(services, workspaceId)],
     jobs: { [ORDER_MAIL_JOB]: orderMailHandler(services), [IMPORT_IMAGE_JOB]: importImageHandler(services) },
     maintenance: [
       // An unpaid order past its hold gives its stock back (a card order's checkout expired at its provider

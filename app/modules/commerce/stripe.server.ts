@@ -202,13 +202,18 @@ export async function disconnectStripe(
   if (!existing) throw notFound("Stripe is not connected");
   for (const order of await ordersOf(services.db, workspaceId).openCheckouts("stripe"))
     await releaseStripeCheckout(services, workspaceId, order, origin);
-  if (existing.webhookEndpointId) {
-    const { api } = await clientOf(services, workspaceId);
-    await api.webhookEndpoints.del(existing.webhookEndpointId).catch((error: unknown) => {
-      services.logger.warn({ err: error }, "Stripe's webhook endpoint could not be removed; remove it in Stripe");
-    });
-  }
+  await forgetStripeEndpoint(services, workspaceId);
   await connections.remove("stripe", actorUserId);
+}
+
+/** Removes the webhook endpoint Atrium registered with Stripe (when it did); a failure is logged, not thrown. */
+export async function forgetStripeEndpoint(services: Services, workspaceId: string): Promise<void> {
+  const existing = await paymentConnectionsOf(services, workspaceId).get("stripe");
+  if (!existing?.webhookEndpointId) return;
+  const { api } = await clientOf(services, workspaceId);
+  await api.webhookEndpoints.del(existing.webhookEndpointId).catch((error: unknown) => {
+    services.logger.warn({ err: error }, "Stripe's webhook endpoint could not be removed; remove it in Stripe");
+  });
 }
 
 /**
