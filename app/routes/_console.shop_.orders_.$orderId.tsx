@@ -71,17 +71,10 @@ export const loader = page("operator", async ({ request, params, context }: Load
       .execute(),
     invoicesOf(db, workspace.id).forOrder(order.id),
   ]);
-  const [shipments, easypost, unsent] = await Promise.all([
+  const [shipments, easypost, unsentGrams] = await Promise.all([
     shipmentsOf(db, workspace.id).ofOrder(order.id),
     connectionStatesOf(db, workspace.id).get("easypost"),
-    db
-      .selectFrom("order_lines")
-      .select((eb) =>
-        eb.fn.sum<number>(eb("weight_grams", "*", eb("quantity", "-", eb.ref("fulfilled_quantity")))).as("g"),
-      )
-      .where("workspace_id", "=", workspace.id)
-      .where("order_id", "=", order.id)
-      .executeTakeFirst(),
+    orders.unsentWeightGrams(order.id),
   ]);
   const who = new Map(members.map((m) => [m.id, m.email]));
   const when = (iso: string) =>
@@ -109,7 +102,7 @@ export const loader = page("operator", async ({ request, params, context }: Load
     labels: easypost?.status === "connected",
     carriers: CARRIERS.map((c) => ({ id: c.id, name: c.name })),
     // The parcel's weight to start from: what is left to send, as the catalogue weighs it.
-    unsentKg: String(Math.round(Number(unsent?.g ?? 0) / 10) / 100 || ""),
+    unsentKg: String(Math.round(unsentGrams / 10) / 100 || ""),
     shipments: shipments.map((s) => ({
       ...s,
       sent: when(s.createdAt),
@@ -210,12 +203,18 @@ export const action = page("operator", async ({ request, params, context }: Acti
             throw invalid("Give the parcel's weight and size", [{ field, message: "A number above 0" }]);
           return n * scale;
         };
-        const quote = await labelRates(context.services, workspace.id, id, {
-          weightGrams: number("weightKg", 1000),
-          lengthCm: number("lengthCm", 1),
-          widthCm: number("widthCm", 1),
-          heightCm: number("heightCm", 1),
-        });
+        const quote = await labelRates(
+          context.services,
+          workspace.id,
+          id,
+          {
+            weightGrams: number("weightKg", 1000),
+            lengthCm: number("lengthCm", 1),
+            widthCm: number("widthCm", 1),
+            heightCm: number("heightCm", 1),
+          },
+          workspace.name,
+        );
         return { ok: true, intent: "rates", message: "", ...quote } as FormResult;
       }
       case "buy-label":

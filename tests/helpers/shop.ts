@@ -8,7 +8,7 @@ import type { Db } from "~db/client";
 import { productsOf } from "~/modules/commerce/catalogue.server";
 import { shippingOf, taxRatesOf } from "~/modules/commerce/prices.server";
 import { DEFAULT_COMMERCE_SETTINGS, commerceSettingsOf } from "~/modules/commerce/settings.server";
-import type { Client } from "./client";
+import { type Client, createWorkspace, signUp } from "./client";
 
 export interface TestShop {
   productId: string;
@@ -101,4 +101,23 @@ export async function buy(
   const placed = await placeOrder(client, slug);
   expect(placed.status, await placed.clone().text()).toBe(303);
   return /\/orders\/([0-9A-Z]+)/.exec(placed.headers.get("location") ?? "")![1]!;
+}
+
+/**
+ * A new operator who owns a workspace `slug` named `name` with its shop open (`openShop`): the signed-in client,
+ * their e-mail, and the workspace's id.
+ */
+export async function ownedShop(
+  server: { url: string; db: Db },
+  slug: string,
+  name: string,
+): Promise<{ owner: Client; ownerEmail: string; slug: string; workspaceId: string; shop: TestShop }> {
+  const { client: owner, email: ownerEmail } = await signUp(server.url);
+  await createWorkspace(owner, name, slug);
+  const { id: workspaceId } = await server.db
+    .selectFrom("workspaces")
+    .select("id")
+    .where("slug", "=", slug)
+    .executeTakeFirstOrThrow();
+  return { owner, ownerEmail, slug, workspaceId, shop: await openShop(server.db, workspaceId) };
 }

@@ -8,11 +8,11 @@
  * with the error contract and nothing half-written.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
+import { Client, uniqueEmail } from "../helpers/client";
 import { signInCustomer } from "../helpers/customers";
 import { drainJobs } from "../helpers/jobs";
 import { startServer, type TestServer } from "../helpers/server";
-import { buy, openShop } from "../helpers/shop";
+import { buy, ownedShop } from "../helpers/shop";
 import { easypostSignature, startFakeEasyPost, type FakeEasyPost } from "../fakes/easypost";
 import { profileInputOf, profileOf } from "~/modules/sites/profile.server";
 
@@ -31,15 +31,11 @@ let shops = 0;
 /** A signed-in owner whose shop is open, with its address in the business profile, and a paid order to send. */
 async function shippingShop(options: { connect?: boolean } = {}) {
   shops += 1;
-  const slug = `ship-${process.pid}-${shops}`;
-  const { client: owner, email: ownerEmail } = await signUp(server.url);
-  await createWorkspace(owner, `Parcel Bakery ${shops}`, slug);
-  const { id: workspaceId } = await server.db
-    .selectFrom("workspaces")
-    .select("id")
-    .where("slug", "=", slug)
-    .executeTakeFirstOrThrow();
-  const shop = await openShop(server.db, workspaceId);
+  const { owner, ownerEmail, slug, workspaceId, shop } = await ownedShop(
+    server,
+    `ship-${process.pid}-${shops}`,
+    `Parcel Bakery ${shops}`,
+  );
   const profile = profileOf(server.db, workspaceId);
   await profile.save(null, {
     ...profileInputOf(await profile.get()),

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
 import { drainJobs } from "../helpers/jobs";
 import { startServer, type TestServer } from "../helpers/server";
-import { addToCart, openShop, placeOrder, prepareCheckout } from "../helpers/shop";
+import { addToCart, ownedShop, placeOrder, prepareCheckout } from "../helpers/shop";
 import { startFakeStripe, type FakeStripe } from "../fakes/stripe";
 import { setTestClock } from "~/lib/clock.server";
 import { expireUnpaidOrders } from "~/modules/commerce/orders.server";
@@ -33,15 +33,11 @@ let shops = 0;
 /** A signed-in owner whose shop is open and connected to its own (fake) Stripe account. */
 async function stripeShop() {
   shops += 1;
-  const slug = `stripe-${process.pid}-${shops}`;
-  const { client: owner } = await signUp(server.url);
-  await createWorkspace(owner, `Card Bakery ${shops}`, slug);
-  const { id: workspaceId } = await server.db
-    .selectFrom("workspaces")
-    .select("id")
-    .where("slug", "=", slug)
-    .executeTakeFirstOrThrow();
-  const shop = await openShop(server.db, workspaceId);
+  const { owner, slug, workspaceId, shop } = await ownedShop(
+    server,
+    `stripe-${process.pid}-${shops}`,
+    `Card Bakery ${shops}`,
+  );
   const key = stripe.addAccount(`Card Bakery ${shops}`);
   const connected = await owner.post("/settings/integrations/payments", { intent: "stripe-connect", secretKey: key });
   expect(await connected.text()).toContain("Stripe is connected");

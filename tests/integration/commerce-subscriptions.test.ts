@@ -7,10 +7,10 @@
  * a 404; Stripe failing answered with the error contract and nothing changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
+import { Client, uniqueEmail } from "../helpers/client";
 import { signInCustomer } from "../helpers/customers";
 import { startServer, type TestServer } from "../helpers/server";
-import { openShop } from "../helpers/shop";
+import { ownedShop } from "../helpers/shop";
 import { startFakeStripe, type FakeStripe } from "../fakes/stripe";
 import { productsOf } from "~/modules/commerce/catalogue.server";
 
@@ -32,15 +32,11 @@ let shops = 0;
 /** An open shop connected to its own (fake) Stripe account, selling a bread club (monthly, 14 days free). */
 async function subscriptionShop() {
   shops += 1;
-  const slug = `subs-${process.pid}-${shops}`;
-  const { client: owner, email: ownerEmail } = await signUp(server.url);
-  await createWorkspace(owner, `Bread Club ${shops}`, slug);
-  const { id: workspaceId } = await server.db
-    .selectFrom("workspaces")
-    .select("id")
-    .where("slug", "=", slug)
-    .executeTakeFirstOrThrow();
-  const shop = await openShop(server.db, workspaceId);
+  const { owner, ownerEmail, slug, workspaceId, shop } = await ownedShop(
+    server,
+    `subs-${process.pid}-${shops}`,
+    `Bread Club ${shops}`,
+  );
   const key = stripe.addAccount(`Bread Club ${shops}`);
   const connected = await owner.post("/settings/integrations/payments", { intent: "stripe-connect", secretKey: key });
   expect(await connected.text()).toContain("Stripe is connected");

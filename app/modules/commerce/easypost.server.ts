@@ -14,11 +14,11 @@ import type { IRate, IShipment, ITracker } from "@easypost/api";
 import type { AppServices } from "~/lib/context";
 import { DomainError, conflict, invalid, unavailable } from "~/lib/errors";
 import { profileOf } from "~/modules/sites/profile.server";
-import { currencyDigits, isCurrency } from "./money";
+import { parseMoney } from "./money";
 import { paymentConnectionsOf } from "./connections.server";
-import { ordersOf } from "./orders.server";
+import { assertSendable, ordersOf } from "./orders.server";
 import { type PackageRecord, type TrackingUpdate, shipmentsOf } from "./shipments.server";
-import { SHIPMENT_STATUSES, type ShipmentStatus } from "./vocabulary";
+import { shipmentStatusOf } from "./vocabulary";
 
 export interface EasyPostCredentials {
   apiKey: string;
@@ -166,9 +166,6 @@ export interface LabelRate {
   days: number | null;
 }
 
-/** EasyPost's decimal string ("7.58") in the currency's minor units (yen have none). */
-const toMinor = (amount: string, currency: string) =>
-  Math.round(Number(amount) * 10 ** (isCurrency(currency) ? currencyDigits(currency) : 2));
 // Addresses EasyPost hands back become links on our pages: only web addresses are kept.
 const webAddress = (value: unknown): string | null =>
   typeof value === "string" && /^https?:\/\/[^\s]+$/.test(value) ? value : null;
@@ -185,11 +182,11 @@ export async function labelRates(
   workspaceId: string,
   orderId: string,
   parcel: Parcel,
+  businessName: string,
 ): Promise<{ shipmentId: string; rates: LabelRate[] }> {
   const order = await ordersOf(services.db, workspaceId).byId(orderId);
   if (!order.address) throw conflict("This order has no delivery address: it is collected, not shipped");
-  if (!["paid", "partially_fulfilled"].includes(order.status))
-    throw conflict(order.status === "pending" ? "Mark the order as paid before sending it" : "This order is sent");
+  assertSendable(order);
   for (const [field, value] of Object.entries(parcel))
     if (!Number.isFinite(value) || value <= 0 || value > 1_000_000)
       throw invalid("Give the parcel's weight and size", [{ field, message: "A number above 0" }]);
@@ -215,7 +212,7 @@ export async function labelRates(
         phone: order.phone ?? "",
       },
       from_address: {
-        company: (await workspaceName(services, workspaceId)) ?? "",
+        company: businessName,
         street1: profile.address.street,
         city: profile.address.locality,
         state: profile.address.region,
@@ -235,32 +232,18 @@ export async function labelRates(
     throw easypostFailure(error, "rate this parcel");
   }
   const rates = (shipment.rates ?? [])
-    .map((r: IRate) => ({
-      id: r.id,
-      carrier: r.carrier,
-      service: r.service,
-      amount: toMinor(r.rate, r.currency),
-      currency: r.currency,
-      days: r.delivery_days ?? r.est_delivery_days ?? null,
-    }))
-    .filter((r) => Number.isFinite(r.amount))
+    // A rate whose price is not an amount in its currency is left out, not guessed at.
+    .flatMap((r: IRate): LabelRate[] => {
+      const amount = parseMoney(r.rate, r.currency);
+      if (amount === null) return [];
+      const days = r.delivery_days ?? r.est_delivery_days ?? null;
+      return [{ id: r.id, carrier: r.carrier, service: r.service, amount, currency: r.currency, days }];
+    })
     .sort((a, b) => a.amount - b.amount);
   if (rates.length === 0)
     throw conflict("No carrier of your EasyPost account offers a rate for this parcel and address");
   return { shipmentId: shipment.id, rates };
 }
-
-async function workspaceName(services: Services, workspaceId: string) {
-  const row = await services.db
-    .selectFrom("workspaces")
-    .select("name")
-    .where("id", "=", workspaceId)
-    .executeTakeFirst();
-  return row?.name;
-}
-
-const asStatus = (s: unknown): ShipmentStatus =>
-  typeof s === "string" && (SHIPMENT_STATUSES as readonly string[]).includes(s) ? (s as ShipmentStatus) : "unknown";
 
 /**
  * Buys the chosen rate of an order's EasyPost shipment and sends the lines in that package. A retry after the
@@ -277,13 +260,7 @@ export async function buyLabel(
   if (!/^shp_[A-Za-z0-9]{1,60}$/.test(input.shipmentId) || !/^rate_[A-Za-z0-9]{1,60}$/.test(input.rateId))
     throw invalid("Choose a rate", [{ field: "rateId", message: "Choose a rate" }]);
   // Nothing is bought for an order that cannot be sent (a refund of a label is neither instant nor certain).
-  const order = await ordersOf(services.db, workspaceId).byId(input.orderId);
-  if (!["paid", "partially_fulfilled"].includes(order.status))
-    throw conflict(
-      order.status === "pending"
-        ? "Mark the order as paid before sending it"
-        : `A ${order.status} order cannot be sent`,
-    );
+  assertSendable(await ordersOf(services.db, workspaceId).byId(input.orderId));
   const api = await clientOf(services, workspaceId);
   let shipment: IShipment;
   try {
@@ -317,10 +294,10 @@ export async function buyLabel(
     trackingNumber: bought.tracking_code ?? "",
     trackingUrl: webAddress(tracker?.public_url),
     labelUrl: webAddress(bought.postage_label?.label_pdf_url) ?? webAddress(bought.postage_label?.label_url),
-    labelCost: bought.selected_rate ? toMinor(bought.selected_rate.rate, bought.selected_rate.currency) : null,
+    labelCost: bought.selected_rate ? parseMoney(bought.selected_rate.rate, bought.selected_rate.currency) : null,
     labelCurrency: bought.selected_rate?.currency ?? null,
     weightGrams: Math.round((bought.parcel?.weight ?? 0) * 28.349523125),
-    status: tracker ? asStatus(tracker.status) : "pre_transit",
+    status: tracker ? shipmentStatusOf(tracker.status) : "pre_transit",
     estimatedDelivery: tracker?.est_delivery_date ?? null,
     providerShipmentId: bought.id,
     providerTrackerId: tracker?.id ?? null,
@@ -356,13 +333,13 @@ export async function buyLabel(
 /** EasyPost's tracker, as the tracking update a package applies. */
 export function trackingOf(tracker: ITracker): TrackingUpdate {
   return {
-    status: asStatus(tracker.status),
+    status: shipmentStatusOf(tracker.status),
     detail: typeof tracker.status_detail === "string" ? tracker.status_detail.replaceAll("_", " ") : "",
     estimatedDelivery: tracker.est_delivery_date || null,
     publicUrl: webAddress(tracker.public_url),
     updatedAt: tracker.updated_at,
     steps: (tracker.tracking_details ?? []).map((d) => ({
-      status: asStatus(d.status),
+      status: shipmentStatusOf(d.status),
       message: d.message ?? d.description ?? "",
       location: [d.tracking_location?.city, d.tracking_location?.state, d.tracking_location?.country]
         .filter(Boolean)

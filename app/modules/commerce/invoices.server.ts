@@ -85,8 +85,15 @@ export function invoicesOf(db: Db, workspaceId: string) {
 
     /** The invoice's PDF; 404 when the order has none (not paid). */
     async pdf(orderId: string, businessName: string): Promise<{ invoice: Invoice; bytes: Buffer }> {
+      const made = await this.pdfIfIssued(orderId, businessName);
+      if (!made) throw notFound("This order has no invoice yet: it is issued when the order is paid");
+      return made;
+    },
+
+    /** The invoice's PDF, or null when the order has none (the receipt of an order paid before invoices). */
+    async pdfIfIssued(orderId: string, businessName: string): Promise<{ invoice: Invoice; bytes: Buffer } | null> {
       const invoice = await this.forOrder(orderId);
-      if (!invoice) throw notFound("This order has no invoice yet: it is issued when the order is paid");
+      if (!invoice) return null;
       const orders = ordersOf(db, workspaceId);
       const [order, lines, profile] = await Promise.all([
         orders.byId(orderId),

@@ -140,11 +140,13 @@ export function orderMailHandler(services: AppServices): JobHandler {
       case "paid": {
         // The invoice goes with the receipt; a shop whose order has none (paid before invoices existed) says where
         // the order is instead.
-        const invoices = invoicesOf(db, workspaceId);
-        if (await invoices.forOrder(order.id)) {
-          const { invoice, bytes } = await invoices.pdf(order.id, workspace.name);
-          attachments.push({ filename: invoiceFileName(invoice), contentType: "application/pdf", content: bytes });
-        }
+        const invoice = await invoicesOf(db, workspaceId).pdfIfIssued(order.id, workspace.name);
+        if (invoice)
+          attachments.push({
+            filename: invoiceFileName(invoice.invoice),
+            contentType: "application/pdf",
+            content: invoice.bytes,
+          });
         body.push(
           `${workspace.name} received your payment of ${money(order.total)} for order #${order.number}. We will let you know when it is on its way.`,
           "",

@@ -234,6 +234,19 @@ export interface OrderFilter {
   customerId?: string;
 }
 
+/**
+ * Only a paid order (or one partly sent) ships: the check `fulfil` makes, and what a label provider asks before
+ * it buys anything for the order.
+ */
+export function assertSendable(order: { status: string }): void {
+  if (!["paid", "partially_fulfilled"].includes(order.status))
+    throw conflict(
+      order.status === "pending"
+        ? "Mark the order as paid before sending it"
+        : `A ${order.status} order cannot be sent`,
+    );
+}
+
 export function ordersOf(db: Db, workspaceId: string) {
   const rows = () => db.selectFrom("orders").where("orders.workspace_id", "=", workspaceId);
 
@@ -304,6 +317,20 @@ export function ordersOf(db: Db, workspaceId: string) {
         .executeTakeFirst();
       if (!row) throw notFound("That order was not found");
       return toOrder(row);
+    },
+
+    /** What is left to send weighs this much, as the catalogue weighed it (a parcel's weight to start from). */
+    async unsentWeightGrams(orderId: string): Promise<number> {
+      const row = await db
+        .selectFrom("order_lines")
+        .select((eb) =>
+          eb.fn.sum<number>(eb("weight_grams", "*", eb("quantity", "-", eb.ref("fulfilled_quantity")))).as("grams"),
+        )
+        .where("workspace_id", "=", workspaceId)
+        .where("order_id", "=", orderId)
+        .executeTakeFirst();
+      // Postgres sums integers as a numeric, which its driver hands over as a string.
+      return Number(row?.grams ?? 0);
     },
 
     async linesOf(orderId: string): Promise<OrderLine[]> {
@@ -457,12 +484,7 @@ export function ordersOf(db: Db, workspaceId: string) {
     ): Promise<Order> {
       return db.transaction().execute(async (trx) => {
         const order = await lockedOrder(trx, orderId);
-        if (!["paid", "partially_fulfilled"].includes(order.status))
-          throw conflict(
-            order.status === "pending"
-              ? "Mark the order as paid before sending it"
-              : `A ${order.status} order cannot be sent`,
-          );
+        assertSendable(order);
         const lines = await trx
           .selectFrom("order_lines")
           .select(["id", "quantity", "fulfilled_quantity", "title"])

@@ -6,7 +6,9 @@
  * tracking events (`/api/webhooks/shipping/provider`), or the operator marking a manual parcel delivered.
  */
 import { z } from "zod";
+import type { Selectable } from "kysely";
 import type { Db } from "~db/client";
+import type { ShipmentsTable } from "~db/schema/commerce";
 import { isoNow } from "~/lib/clock.server";
 import { conflict, invalid, notFound, parseInput } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
@@ -15,9 +17,9 @@ import {
   CARRIERS,
   SHIPMENT_STATUS_LABELS,
   type ShipmentStatus,
-  SHIPMENT_STATUSES,
   type ShipmentFilter,
   carrierTrackingUrl,
+  shipmentStatusOf,
 } from "./vocabulary";
 
 /** What a shipping provider hands over for a package it prepared: the label, the carrier, how to follow it. */
@@ -131,31 +133,8 @@ export function manualPackage(values: Record<string, string | undefined>, weight
   };
 }
 
-type ShipmentRow = {
-  id: string;
-  order_id: string;
-  provider: string;
-  carrier: string;
-  service: string;
-  tracking_number: string;
-  tracking_url: string | null;
-  label_url: string | null;
-  label_cost: number | null;
-  label_currency: string | null;
-  weight_grams: number;
-  status: string;
-  status_detail: string;
-  estimated_delivery: string | null;
-  delivered_at: string | null;
-  created_at: string;
-  updated_at: string;
-};
-
-const asStatus = (s: string): ShipmentStatus =>
-  (SHIPMENT_STATUSES as readonly string[]).includes(s) ? (s as ShipmentStatus) : "unknown";
-
-function toShipment(r: ShipmentRow): Shipment {
-  const status = asStatus(r.status);
+function toShipment(r: Selectable<ShipmentsTable>): Shipment {
+  const status = shipmentStatusOf(r.status);
   return {
     id: r.id,
     orderId: r.order_id,

@@ -111,6 +111,10 @@ export const SHIPMENT_STATUS_LABELS: Record<ShipmentStatus, string> = {
   error: "Tracking problem",
 };
 
+/** A provider's or a stored status as one of ours; anything unknown is "unknown". */
+export const shipmentStatusOf = (s: unknown): ShipmentStatus =>
+  typeof s === "string" && (SHIPMENT_STATUSES as readonly string[]).includes(s) ? (s as ShipmentStatus) : "unknown";
+
 /** The console's package filters (/shipping?show=). */
 export const SHIPMENT_FILTERS = ["all", "open", "delivered", "problem"] as const;
 export type ShipmentFilter = (typeof SHIPMENT_FILTERS)[number];
