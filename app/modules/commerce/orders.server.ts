@@ -500,11 +500,15 @@ export function ordersOf(db: Db, workspaceId: string) {
               { field: line.id, message: `At most ${left} remain` },
             ]);
           if (want === 0) continue;
-          await trx
+          // Conditional, so two sends at once (Postgres runs them side by side) never send more than was bought:
+          // the second waits for the first's row and then finds too little left.
+          const moved = await trx
             .updateTable("order_lines")
             .set((eb) => ({ fulfilled_quantity: eb("fulfilled_quantity", "+", want) }))
             .where("id", "=", line.id)
-            .execute();
+            .where((eb) => eb(eb("fulfilled_quantity", "+", want), "<=", eb.ref("quantity")))
+            .executeTakeFirst();
+          if (!Number(moved.numUpdatedRows)) throw conflict(`“${line.title}” was sent meanwhile`);
           sent.push({ lineId: line.id, quantity: want });
         }
         if (sent.length === 0) throw invalid("Choose what you are sending");

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { Selectable } from "kysely";
-import type { Db } from "~db/client";
+import { type Db, isUniqueViolation } from "~db/client";
 import type { ShipmentsTable } from "~db/schema/commerce";
 import { isoNow } from "~/lib/clock.server";
 import { conflict, invalid, notFound, parseInput } from "~/lib/errors";
@@ -256,12 +256,8 @@ export function shipmentsOf(db: Db, workspaceId: string) {
           .executeTakeFirst();
         if (again) throw conflict("This label was already used for a package");
       }
-      const order = await ordersOf(db, workspaceId).fulfil(
-        orderId,
-        quantities,
-        actorUserId,
-        origin,
-        async (trx, sent, eventId) => {
+      const order = await ordersOf(db, workspaceId)
+        .fulfil(orderId, quantities, actorUserId, origin, async (trx, sent, eventId) => {
           const at = isoNow();
           await trx
             .insertInto("shipments")
@@ -295,8 +291,12 @@ export function shipmentsOf(db: Db, workspaceId: string) {
             .insertInto("shipment_lines")
             .values(sent.map((s) => ({ shipment_id: shipmentId, order_line_id: s.lineId, quantity: s.quantity })))
             .execute();
-        },
-      );
+        })
+        // The same label written twice at once: the unique key refuses the second, as a conflict.
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw conflict("This label was already used for a package");
+          throw error;
+        });
       return { order, shipmentId };
     },
 
