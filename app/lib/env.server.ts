@@ -133,6 +133,19 @@ export const EnvSchema = z.object({
     .url("must be an absolute URL such as https://api.stripe.com")
     .refine((v) => /^https?:\/\/[^/]+\/?$/.test(v), "must be an origin such as https://api.stripe.com (no path)")
     .default("https://api.stripe.com"),
+  /**
+   * PayPal's API hosts are fixed by its SDK (sandbox or live, per workspace: both PayPal's own). Only tests and
+   * `npm run fake:paypal` send those hosts elsewhere (ADR 035): `PAYPAL_API_ADDRESS` is the loopback `host:port`
+   * they then resolve to, and `PAYPAL_API_CA` a PEM file of the certificate authority to trust for it as well.
+   */
+  PAYPAL_API_ADDRESS: z
+    .string()
+    .regex(
+      /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]):\d{1,5}$/,
+      "must be a loopback host:port such as 127.0.0.1:12113",
+    )
+    .optional(),
+  PAYPAL_API_CA: z.string().min(1).optional(),
   /** How long one call to a payment provider may take before it is abandoned (and retried, where that is safe). */
   PAYMENTS_TIMEOUT_MS: int(15_000, 100),
   /**

@@ -22,9 +22,9 @@ import { assertSameOrigin } from "~/modules/auth/origin.server";
 import { Address, cartOfRequest, cartsOf } from "~/modules/commerce/cart.server";
 import { Contact, placeOrder } from "~/modules/commerce/checkout.server";
 import { formatMoney } from "~/modules/commerce/money";
-import { countryName } from "~/modules/commerce/vocabulary";
+import { countryName, isHosted } from "~/modules/commerce/vocabulary";
 import { paymentMethods, paymentSetupOf } from "~/modules/commerce/payments.server";
-import { stripeCheckoutFor } from "~/modules/commerce/stripe.server";
+import { hostedCheckoutFor } from "~/modules/commerce/hosted-checkout.server";
 import { quoteOfCart } from "~/modules/commerce/quote.server";
 import { issueManageToken } from "~/modules/customers/manage-tokens.server";
 import { GUEST_ORDER_LINK_DAYS } from "~/modules/commerce/notify.server";
@@ -200,14 +200,17 @@ export const action = page("public", async ({ request, params, context }: Action
         headers["Set-Cookie"] = manageCookie(context, site.workspace.slug, token);
       }
       const placedAt = `${base}/orders/${order.id}?placed=1`;
-      if (order.paymentProvider === "stripe" && order.status === "pending") {
-        // Straight to Stripe's page; if Stripe cannot open it now, the order's page says so and offers "Pay".
+      if (isHosted(order.paymentProvider) && order.status === "pending") {
+        // Straight to the provider's page; if it cannot open it now, the order's page says so and offers "Pay".
         const origin = await mailOrigin(request, context);
-        const url = await stripeCheckoutFor(context.services, site.workspace.id, order, {
-          success: `${origin}${base}/orders/${order.id}`,
-          cancel: `${origin}${placedAt}`,
+        const url = await hostedCheckoutFor(context.services, site.workspace.id, order, {
+          orderUrl: `${origin}${base}/orders/${order.id}`,
+          cancelUrl: `${origin}${placedAt}`,
+          origin,
+          site: site.workspace.slug,
+          brand: site.workspace.name,
         }).catch((error: unknown) => {
-          context.services.logger.warn({ err: error, order: order.id }, "Stripe's checkout could not be opened");
+          context.services.logger.warn({ err: error, order: order.id }, "the provider's checkout could not be opened");
           return null;
         });
         if (url) return redirect(url, { status: 303, headers });

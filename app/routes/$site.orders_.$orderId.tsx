@@ -19,9 +19,11 @@ import { portalVisitor, type PortalVisitor } from "~/modules/access/customer.ser
 import { cartCookie, cartsOf } from "~/modules/commerce/cart.server";
 import { customerOrdersOf } from "~/modules/commerce/customer-orders.server";
 import { invoicesOf } from "~/modules/commerce/invoices.server";
-import { cardRelease, confirmStripeReturn, stripeCheckoutFor } from "~/modules/commerce/stripe.server";
+import { cardRelease, hostedCheckoutFor } from "~/modules/commerce/hosted-checkout.server";
+import { settlePayPalOrder } from "~/modules/commerce/paypal.server";
+import { confirmStripeReturn } from "~/modules/commerce/stripe.server";
 import { formatMoney } from "~/modules/commerce/money";
-import { ORDER_STATUS_LABELS, countryName } from "~/modules/commerce/vocabulary";
+import { ORDER_STATUS_LABELS, countryName, providerName } from "~/modules/commerce/vocabulary";
 import { assertGrants } from "~/modules/customers/manage-tokens.server";
 import { PRIVATE, mailOrigin } from "~/modules/customers/portal.server";
 import { linkBase } from "~/modules/sites/address.server";
@@ -50,24 +52,35 @@ const ordersFor = (context: LoaderFunctionArgs["context"], visitor: PortalVisito
 export const loader = page("customer", async ({ request, params, context }: LoaderFunctionArgs) => {
   const id = params.orderId ?? "";
   const visitor = await portalVisitor(request, context, params.site, { type: "order", id });
-  const sessionId = new URL(request.url).searchParams.get("session_id");
+  const search = new URL(request.url).searchParams;
+  const sessionId = search.get("session_id");
+  const paypalToken = search.get("token");
   let confirming = false;
-  if (sessionId) {
-    // Stripe's return. The webhook may have applied the payment already, or may come later: either way once.
+  if (sessionId || paypalToken) {
+    // The provider's return. Its event may have applied the payment already, or may come later: either way once.
     const before = await ordersFor(context, visitor).detail(id);
-    if (before.order.status === "pending" && before.order.paymentProvider === "stripe") {
-      const settled = await confirmStripeReturn(
-        context.services,
-        visitor.site.workspace.id,
-        before.order,
-        sessionId,
-        await mailOrigin(request, context),
-      ).catch((error: unknown) => {
-        context.services.logger.warn({ err: error, order: id }, "a return from Stripe could not be confirmed");
+    const provider = before.order.paymentProvider;
+    const origin = await mailOrigin(request, context);
+    const workspaceId = visitor.site.workspace.id;
+    const settle =
+      provider === "stripe" && sessionId
+        ? () => confirmStripeReturn(context.services, workspaceId, before.order, sessionId, origin)
+        : provider === "paypal" && paypalToken && paypalToken === before.order.checkoutReference
+          ? () => settlePayPalOrder(context.services, workspaceId, paypalToken, origin)
+          : null;
+    if (before.order.status === "pending" && settle) {
+      const settled = await settle().catch((error: unknown) => {
+        context.services.logger.warn(
+          { err: error, order: id },
+          "a return from the payment page could not be confirmed",
+        );
         return "not_paid" as const;
       });
-      if (settled !== "not_paid") context.services.jobRunner.wake();
-      confirming = settled === "not_paid";
+      const applied = ["paid", "already", "refunded_late", "refunded_duplicate"].includes(settled);
+      if (applied) context.services.jobRunner.wake();
+      // Paid but not yet confirmed by the provider (Stripe's session, a PayPal capture still clearing); a PayPal
+      // approval abandoned on its page comes back here too, and simply offers to pay again.
+      confirming = settled === "not_paid" || settled === "capture_pending";
     }
   }
   const { order, lines, payment, canCancel, shipments } = await ordersFor(context, visitor).detail(id);
@@ -78,7 +91,7 @@ export const loader = page("customer", async ({ request, params, context }: Load
     );
   const invoice = await invoicesOf(context.services.db, visitor.site.workspace.id).forOrder(order.id);
   return {
-    confirming,
+    confirming: confirming && providerName(order.paymentProvider),
     invoice: invoice && { number: invoice.number },
     order,
     lines,
@@ -106,9 +119,12 @@ export const action = page("customer", async ({ request, params, context }: Acti
     if (values.intent === "pay") {
       const { order } = await mine.detail(id);
       const origin = await mailOrigin(request, context);
-      const url = await stripeCheckoutFor(context.services, visitor.site.workspace.id, order, {
-        success: `${origin}${base}/orders/${id}`,
-        cancel: `${origin}${base}/orders/${id}`,
+      const url = await hostedCheckoutFor(context.services, visitor.site.workspace.id, order, {
+        orderUrl: `${origin}${base}/orders/${id}`,
+        cancelUrl: `${origin}${base}/orders/${id}`,
+        origin,
+        site: visitor.site.workspace.slug,
+        brand: visitor.site.workspace.name,
       });
       return redirect(url, { status: 303, headers: PRIVATE });
     }
@@ -170,7 +186,8 @@ export default function OrderPage() {
       <FormNotice result={result} />
       {d.confirming ? (
         <p className="portal-notice" role="status">
-          Stripe has not confirmed your payment yet. This page shows it as paid as soon as it does; reload in a moment.
+          {d.confirming} has not confirmed your payment yet. This page shows it as paid as soon as it does; reload in a
+          moment.
         </p>
       ) : null}
       {d.payment?.kind === "hosted" && !d.confirming ? (

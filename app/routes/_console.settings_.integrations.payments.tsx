@@ -1,5 +1,5 @@
-// /settings/integrations/payments — how the shop gets paid (ADR 030, 032): each payment provider with its
-// connection state; Stripe connected with the shop's own secret key (checked with Stripe, sealed, its webhook
+// /settings/integrations/payments — how the shop gets paid (ADR 030, 032, 035): each payment provider with its
+// connection state; PayPal connected with its REST app's id, secret and webhook id (checked with PayPal); Stripe connected with the shop's own secret key (checked with Stripe, sealed, its webhook
 // endpoint registered by Atrium unless a signing secret is given), checked again or disconnected; and the manual
 // provider's settings — bank transfer with the instructions customers get, pay on pickup, how long an unpaid order
 // holds its stock, and how long a customer may cancel it. Admins change it.
@@ -11,6 +11,7 @@ import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { paymentConnectionsOf } from "~/modules/commerce/connections.server";
 import { PAYMENT_PROVIDERS, paymentSetupOf } from "~/modules/commerce/payments.server";
+import { type PayPalCredentials, checkPayPal, connectPayPal, disconnectPayPal } from "~/modules/commerce/paypal.server";
 import { checkStripe, connectStripe, disconnectStripe } from "~/modules/commerce/stripe.server";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { ConfirmForm } from "~/ui/confirm-form";
@@ -28,7 +29,9 @@ export const links: LinksFunction = () => [
 export const loader = page("operator", async ({ request, context }: LoaderFunctionArgs) => {
   const { workspace } = await requireWorkspace(request, context, "admin");
   const setup = await paymentSetupOf(context.services.db, workspace.id);
-  const stripe = await paymentConnectionsOf(context.services, workspace.id).get("stripe");
+  const connections = paymentConnectionsOf(context.services, workspace.id);
+  const [stripe, paypal] = await Promise.all([connections.get("stripe"), connections.get("paypal")]);
+  const paypalKeys = paypal ? await connections.credentials<PayPalCredentials>("paypal") : null;
   return {
     settings: setup.settings,
     providers: PAYMENT_PROVIDERS.map((p) => ({ id: p.id, name: p.name, ...p.connection(setup) })),
@@ -39,6 +42,14 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
       registered: stripe.webhookEndpointId !== null,
       detail: stripe.detail,
       checkedAt: stripe.checkedAt,
+    },
+    paypal: paypal && {
+      status: paypal.status,
+      accountName: paypal.accountName,
+      mode: paypalKeys?.mode ?? "sandbox",
+      clientId: paypalKeys?.clientId ?? "",
+      webhookId: paypal.webhookEndpointId,
+      detail: paypal.detail,
     },
     webhookUrl: await webhookUrlOf(request, context, workspace.id),
   };
@@ -68,6 +79,28 @@ export const action = page("operator", async ({ request, context }: ActionFuncti
     if (values.intent === "stripe-disconnect") {
       await disconnectStripe(services, workspace.id, session.user.id, await publicOrigin(request, context));
       return { ok: true, message: "Stripe is disconnected. Orders already paid by card keep their payments." };
+    }
+    if (values.intent === "paypal-connect") {
+      await connectPayPal(
+        services,
+        workspace.id,
+        {
+          clientId: values.clientId ?? "",
+          clientSecret: values.clientSecret ?? "",
+          webhookId: values.webhookId ?? "",
+          mode: values.mode ?? "",
+        },
+        session.user.id,
+      );
+      return { ok: true, message: "PayPal is connected. Customers can pay with PayPal at checkout." };
+    }
+    if (values.intent === "paypal-check") {
+      await checkPayPal(services, workspace.id);
+      return { ok: true, message: "PayPal answered: the connection works." };
+    }
+    if (values.intent === "paypal-disconnect") {
+      await disconnectPayPal(services, workspace.id, session.user.id);
+      return { ok: true, message: "PayPal is disconnected. Orders already paid with PayPal keep their payments." };
     }
     const current = await commerceSettingsOf(context.services.db, workspace.id).get();
     const input = parseInput(CommerceSettingsInput, {
@@ -169,6 +202,85 @@ export default function Payments() {
             hint={`Leave it empty and Atrium registers its endpoint with Stripe for you. Or add ${d.webhookUrl} in Stripe yourself and paste its whsec_… secret.`}
           />
           <button type="submit">{d.stripe ? "Save and check" : "Connect Stripe"}</button>
+        </Form>
+      </section>
+      <section className="panel" aria-labelledby="paypal-heading">
+        <h2 id="paypal-heading">PayPal</h2>
+        {d.paypal ? (
+          <>
+            <p>
+              <span className={`status-pill status-pill--${d.paypal.status === "connected" ? "active" : "archived"}`}>
+                {d.paypal.status === "connected"
+                  ? "Connected"
+                  : d.paypal.status === "deauthorized"
+                    ? "Disconnected in PayPal"
+                    : "Needs attention"}
+              </span>{" "}
+              <strong>{d.paypal.accountName}</strong>{" "}
+              <span className="hint">{d.paypal.mode === "live" ? "Live" : "Sandbox"}</span>
+            </p>
+            <p className="hint">{d.paypal.detail}</p>
+            <p className="hint">
+              PayPal sends events for webhook <code>{d.paypal.webhookId}</code> to <code>{d.webhookUrl}</code>
+            </p>
+            <div className="page-actions">
+              <Form method="post">
+                <input type="hidden" name="intent" value="paypal-check" />
+                <button type="submit" className="secondary">
+                  Check connection
+                </button>
+              </Form>
+              <ConfirmForm
+                confirm="Disconnect PayPal? Customers can no longer pay with PayPal; paid orders keep their payments."
+                fields={{ intent: "paypal-disconnect" }}
+              >
+                <button type="submit" className="danger">
+                  Disconnect PayPal
+                </button>
+              </ConfirmForm>
+            </div>
+          </>
+        ) : (
+          <p className="hint">
+            Let customers pay with their PayPal account on PayPal&apos;s page. Payments go to your own PayPal business
+            account.
+          </p>
+        )}
+        <Form method="post" autoComplete="off" className={d.paypal ? "provider-keys" : undefined}>
+          <input type="hidden" name="intent" value="paypal-connect" />
+          <fieldset className="choice-list">
+            <legend>Which PayPal</legend>
+            <label>
+              <input type="radio" name="mode" value="sandbox" defaultChecked={d.paypal?.mode !== "live"} /> Sandbox
+              (test accounts, no real money)
+            </label>
+            <label>
+              <input type="radio" name="mode" value="live" defaultChecked={d.paypal?.mode === "live"} /> Live
+            </label>
+            {errors.mode ? <p className="field-error">{errors.mode}</p> : null}
+          </fieldset>
+          <Field
+            label="Client ID"
+            name="clientId"
+            defaultValue={d.paypal?.clientId}
+            error={errors.clientId}
+            hint="In PayPal's developer dashboard, Apps & Credentials: create an app (or open yours) and copy its client ID."
+          />
+          <Field
+            label={d.paypal ? "Replace the secret" : "Secret"}
+            name="clientSecret"
+            type="password"
+            error={errors.clientSecret}
+            hint="The app's secret, beside its client ID. It is checked with PayPal and stored encrypted."
+          />
+          <Field
+            label="Webhook ID"
+            name="webhookId"
+            defaultValue={d.paypal?.webhookId ?? undefined}
+            error={errors.webhookId}
+            hint={`In the app's settings, add a webhook for ${d.webhookUrl} with the events Checkout order approved, Payment capture completed and Payment capture refunded, then paste the ID PayPal shows for it.`}
+          />
+          <button type="submit">{d.paypal ? "Save and check" : "Connect PayPal"}</button>
         </Form>
       </section>
       <Form method="post" className="panel">

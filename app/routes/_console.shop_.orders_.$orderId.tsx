@@ -16,9 +16,16 @@ import { invoicesOf } from "~/modules/commerce/invoices.server";
 import { connectionStatesOf } from "~/modules/commerce/connections.server";
 import { type LabelRate, buyLabel, labelRates } from "~/modules/commerce/easypost.server";
 import { manualPackage, shipmentsOf } from "~/modules/commerce/shipments.server";
-import { releaseStripeCheckout, refundThroughStripe } from "~/modules/commerce/stripe.server";
+import { refundThroughProvider, releaseHostedCheckout } from "~/modules/commerce/hosted-checkout.server";
 import { ordersOf } from "~/modules/commerce/orders.server";
-import { CARRIERS, ORDER_STATUS_LABELS, countryName } from "~/modules/commerce/vocabulary";
+import {
+  CARRIERS,
+  ORDER_STATUS_LABELS,
+  PAYMENT_PROVIDER_NAMES,
+  countryName,
+  isHosted,
+  providerName,
+} from "~/modules/commerce/vocabulary";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { profileOf } from "~/modules/sites/profile.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
@@ -51,7 +58,7 @@ const EVENT_LABELS: Record<string, string> = {
   duplicate_payment_refunded: "A second payment arrived for this paid order; refunded automatically",
 };
 
-const PROVIDER_NAMES: Record<string, string> = { manual: "recorded by hand", stripe: "Stripe" };
+const PROVIDER_NAMES: Record<string, string> = { ...PAYMENT_PROVIDER_NAMES, manual: "recorded by hand" };
 
 export const loader = page("operator", async ({ request, params, context }: LoaderFunctionArgs) => {
   const { workspace, role } = await requireWorkspace(request, context, "viewer");
@@ -114,9 +121,11 @@ export const loader = page("operator", async ({ request, params, context }: Load
       label:
         e.kind === "paid" && e.detail.provider === "stripe"
           ? "Paid by card through Stripe"
-          : e.kind === "refunded" && !e.actorUserId
-            ? "Refunded in Stripe"
-            : (EVENT_LABELS[e.kind] ?? e.kind),
+          : e.kind === "paid" && e.detail.provider === "paypal"
+            ? "Paid through PayPal"
+            : e.kind === "refunded" && !e.actorUserId && isHosted(order.paymentProvider)
+              ? `Refunded in ${providerName(order.paymentProvider)}`
+              : (EVENT_LABELS[e.kind] ?? e.kind),
       at: when(e.createdAt),
       by: e.actorUserId
         ? (who.get(e.actorUserId) ?? "A former member")
@@ -143,7 +152,9 @@ export const loader = page("operator", async ({ request, params, context }: Load
           ? "Bank transfer"
           : order.paymentMethod === "stripe:card"
             ? "Card (Stripe)"
-            : order.paymentMethod,
+            : order.paymentMethod === "paypal:wallet"
+              ? "PayPal"
+              : order.paymentMethod,
   };
 });
 
@@ -233,18 +244,18 @@ export const action = page("operator", async ({ request, params, context }: Acti
         await orders.complete(id, actor);
         return done("completed");
       case "cancel": {
-        const byCard = order.paymentProvider === "stripe";
-        // Unpaid: its Stripe page is expired first (paid meanwhile: the payment stands). Paid: the card is paid
-        // back through Stripe before the cancellation records that refund.
+        const byProvider = isHosted(order.paymentProvider);
+        // Unpaid: its provider's page is closed first (paid meanwhile: the payment stands). Paid: the money goes
+        // back through the provider before the cancellation records that refund.
         if (
-          byCard &&
+          byProvider &&
           order.status === "pending" &&
-          !(await releaseStripeCheckout(context.services, workspace.id, order, origin))
+          !(await releaseHostedCheckout(context.services, workspace.id, order, origin))
         )
           return done("paid");
         const refundReference =
-          byCard && order.status === "paid"
-            ? await refundThroughStripe(context.services, workspace.id, order, order.total - order.refunded)
+          byProvider && order.status === "paid"
+            ? await refundThroughProvider(context.services, workspace.id, order, order.total - order.refunded)
             : undefined;
         await orders.cancel(
           id,
@@ -257,11 +268,10 @@ export const action = page("operator", async ({ request, params, context }: Acti
         const amount = parseMoney(values.amount ?? "", order.currency);
         if (amount === null || amount === 0)
           throw invalid("Enter the amount to refund", [{ field: "amount", message: `An amount in ${order.currency}` }]);
-        // A card payment is paid back through Stripe first; its refund's id makes the record once.
-        const reference =
-          order.paymentProvider === "stripe"
-            ? await refundThroughStripe(context.services, workspace.id, order, amount)
-            : undefined;
+        // A provider's payment is paid back through it first; its refund's id makes the record once.
+        const reference = isHosted(order.paymentProvider)
+          ? await refundThroughProvider(context.services, workspace.id, order, amount)
+          : undefined;
         await orders.refund(id, amount, actor, {
           note: (values.note ?? "").slice(0, 200),
           restock: values.restock === "on",
@@ -301,7 +311,9 @@ export default function OrderDetail() {
   const done = d.done;
   const errors = result?.fieldErrors ?? {};
   const canSend = order.status === "paid" || order.status === "partially_fulfilled";
-  const byCard = order.paymentProvider === "stripe";
+  const byCard = isHosted(order.paymentProvider);
+  const through = providerName(order.paymentProvider);
+  const to = order.paymentProvider === "paypal" ? "PayPal account" : "card";
   const canRefund = ["paid", "partially_fulfilled", "fulfilled", "completed"].includes(order.status);
   const canCancel = order.status === "pending" || order.status === "paid";
 
@@ -669,7 +681,7 @@ export default function OrderDetail() {
                       error={errors.amount}
                       hint={
                         byCard
-                          ? `At most ${d.money.refundable}. Paid back to the customer's card through Stripe; the customer is e-mailed.`
+                          ? `At most ${d.money.refundable}. Paid back to the customer's ${to} through ${through}; the customer is e-mailed.`
                           : `At most ${d.money.refundable}. Pay it back yourself; this records it and tells the customer.`
                       }
                     />
@@ -678,7 +690,7 @@ export default function OrderDetail() {
                       <input type="checkbox" name="restock" /> Put unsent items back in stock
                     </label>
                     <button type="submit" className="secondary">
-                      {byCard ? "Refund through Stripe" : "Record refund"}
+                      {byCard ? `Refund through ${through}` : "Record refund"}
                     </button>
                   </Form>
                 </details>
@@ -693,13 +705,13 @@ export default function OrderDetail() {
                 <details>
                   <summary>Cancel order</summary>
                   <ConfirmForm
-                    confirm={`Cancel order #${order.number}?${order.status === "paid" ? (byCard ? " The full amount is refunded to the customer's card." : " The full amount is recorded as refunded.") : ""}`}
+                    confirm={`Cancel order #${order.number}?${order.status === "paid" ? (byCard ? ` The full amount is refunded to the customer's ${to}.` : " The full amount is recorded as refunded.") : ""}`}
                     fields={{ intent: "cancel" }}
                   >
                     <p className="hint">
                       {order.status === "paid"
                         ? byCard
-                          ? "The customer is told, and the whole payment goes back to their card through Stripe."
+                          ? `The customer is told, and the whole payment goes back to their ${to} through ${through}.`
                           : "The customer is told; the whole payment is recorded as refunded — pay it back yourself."
                         : "Its items go back on sale and the customer is told."}
                     </p>

@@ -6,6 +6,7 @@ import { pageCount, pageOf } from "~/lib/pagination.server";
 import { page } from "~/lib/routes.server";
 import { requireWorkspace } from "~/modules/access/operator.server";
 import { formatMoney } from "~/modules/commerce/money";
+import { providerName } from "~/modules/commerce/vocabulary";
 import { ordersOf } from "~/modules/commerce/orders.server";
 import { PAYOUT_STATUS_LABELS, payoutsOf } from "~/modules/commerce/payouts.server";
 import { profileOf } from "~/modules/sites/profile.server";
@@ -55,7 +56,7 @@ export const loader = page("operator", async ({ request, context }: LoaderFuncti
       id: p.id,
       kind: p.kind,
       amount: `${p.kind === "refund" ? "−" : ""}${formatMoney(p.amount, p.currency)}`,
-      provider: ({ manual: "Manual", stripe: "Stripe" } as Record<string, string>)[p.provider] ?? p.provider,
+      provider: providerName(p.provider),
       note: p.note,
       at: when(p.created_at),
       orderId: p.order_id,

@@ -4,7 +4,7 @@ import { apiRoute } from "~/lib/routes.server";
 import { customerWrite } from "~/modules/access/customer.server";
 import { OrderDetailOutput } from "~/modules/commerce/api";
 import { customerOrder, customerOrdersOf } from "~/modules/commerce/customer-orders.server";
-import { cardRelease } from "~/modules/commerce/stripe.server";
+import { cardRelease } from "~/modules/commerce/hosted-checkout.server";
 import { mailOrigin } from "~/modules/customers/portal.server";
 
 export const loader = apiRoute({

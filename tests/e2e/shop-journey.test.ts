@@ -6,6 +6,8 @@
  * card payments (issue 18): the operator connects Stripe (a local Stripe the official SDK talks to), a guest pays
  * on its hosted page and comes back to a paid order, and the operator refunds part of it through Stripe; a product
  * sold as a subscription is subscribed to by a customer on Stripe's page and cancelled at its period's end; the
+ * operator connects PayPal (a local one the official SDK reaches over HTTPS), a guest pays on its approval page and
+ * the operator refunds part of it through PayPal; the
  * operator connects EasyPost (a local one the official client talks to), buys the card order's label, and the guest
  * follows the parcel from the shipping e-mail's link to delivered. Every
  * new page passes axe at 1280 and 390 pixels wide; with SHOTS_DIR set, each is photographed at both.
@@ -24,15 +26,23 @@ import { linkIn, mailedText, uniqueEmail } from "../helpers/client";
 import { codeMailTo } from "../helpers/customers";
 import { tempDir, type TempDir } from "../helpers/temp";
 import { startFakeEasyPost } from "../fakes/easypost";
+import { startFakePayPal } from "../fakes/paypal";
 import { startFakeStripe } from "../fakes/stripe";
 import { demoAssetsDir } from "~/modules/files/demo.server";
 import { profileInputOf, profileOf } from "~/modules/sites/profile.server";
 
 const stripe = await startFakeStripe();
 const easypost = await startFakeEasyPost();
+const paypal = await startFakePayPal();
 const suite = browserSuite({
   bypassCSP: true,
-  env: { OUTBOUND_ALLOW_PRIVATE: "1", STRIPE_API_URL: stripe.url, EASYPOST_API_URL: easypost.url },
+  env: {
+    OUTBOUND_ALLOW_PRIVATE: "1",
+    STRIPE_API_URL: stripe.url,
+    EASYPOST_API_URL: easypost.url,
+    PAYPAL_API_ADDRESS: paypal.address,
+    PAYPAL_API_CA: paypal.caFile,
+  },
 });
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const WIDTHS = { wide: { width: 1280, height: 860 }, narrow: { width: 390, height: 844 } } as const;
@@ -99,6 +109,7 @@ afterAll(async () => {
   await new Promise((resolve) => images?.close(resolve));
   await stripe.close();
   await easypost.close();
+  await paypal.close();
   folder?.remove();
 });
 
@@ -370,6 +381,79 @@ describe("the shop", () => {
     await operator.goto(`${url}/shop/payments`);
     await operator.getByRole("region", { name: "Payouts" }).getByText("Paid out").waitFor();
     await check(operator, "console-payments-payouts");
+  });
+});
+
+describe("PayPal", () => {
+  it("is connected by the operator; a guest pays on PayPal's page, and the operator refunds part of it", async () => {
+    const url = suite.server.url;
+    const { id: workspaceId } = await suite.server.db
+      .selectFrom("workspaces")
+      .select("id")
+      .where("slug", "=", SLUG)
+      .executeTakeFirstOrThrow();
+    const app = paypal.addApp("Rye & Crumb");
+    const webhookId = paypal.addWebhook(app.clientId, `${url}/api/webhooks/payments?workspace=${workspaceId}`);
+    await operator.goto(`${url}/settings/integrations/payments`);
+    const section = operator.getByRole("region", { name: "PayPal" });
+    await section.getByLabel(/Sandbox/).check();
+    await section.getByLabel("Client ID").fill(app.clientId);
+    await section.getByLabel("Secret").fill(app.clientSecret);
+    await section.getByLabel("Webhook ID").fill(webhookId);
+    await section.getByRole("button", { name: "Connect PayPal" }).click();
+    await operator.getByText("PayPal is connected.").waitFor();
+    await look(operator, "settings-payments-paypal");
+
+    const browser = await openBrowser({ bypassCSP: true });
+    let orderId: string;
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`${url}/${SLUG}/shop/cinnamon-buns`);
+      await page.getByRole("button", { name: "Add to cart" }).click();
+      await page.getByRole("link", { name: "Check out" }).click();
+      await page.getByLabel("E-mail").fill(uniqueEmail("wallet"));
+      await page.getByLabel("Full name").fill("Pia Paypal");
+      await page.getByLabel("Street and number").fill("9 Harbour Road");
+      await page.getByLabel("Postal code").fill("YO21 3PU");
+      await page.getByLabel("Town or city").fill("Whitby");
+      await page.getByLabel("Country").selectOption("GB");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByLabel(/Royal Mail 48/).check();
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByLabel(/PayPal/).check();
+      await page.getByRole("button", { name: /Place order/ }).click();
+      // PayPal's approval page (the local one), then back to the order: captured and paid.
+      await page.waitForURL(`${paypal.approvalUrl}/checkoutnow**`);
+      if (SHOTS) await page.screenshot({ path: join(SHOTS, "shop-paypal-approval-wide.png"), fullPage: true });
+      await page.getByRole("button", { name: "Pay now" }).click();
+      await page.waitForURL(`${url}/${SLUG}/orders/**`);
+      await page.locator(".portal-status", { hasText: "Paid" }).waitFor();
+      orderId = new URL(page.url()).pathname.split("/").pop()!;
+      await check(page, "order-paypal-paid");
+    } finally {
+      await browser.close();
+    }
+
+    await operator.goto(`${url}/shop/orders/${orderId}`);
+    await operator.getByText("Paid through PayPal").waitFor();
+    await operator.getByText("Refund", { exact: true }).click();
+    await operator.getByLabel(/Amount/).fill("2.00");
+    await operator.getByRole("button", { name: "Refund through PayPal" }).click();
+    await operator.getByText("Refund recorded.").waitFor();
+    await check(operator, "console-order-paypal-refunded");
+    await paypal.idle();
+    const payments = await suite.server.db
+      .selectFrom("payments")
+      .select(["provider", "kind", "amount"])
+      .where("order_id", "=", orderId)
+      .orderBy("created_at")
+      .execute();
+    expect(payments).toEqual([
+      { provider: "paypal", kind: "payment", amount: payments[0]!.amount },
+      { provider: "paypal", kind: "refund", amount: 200 },
+    ]);
+    await operator.goto(`${url}/shop/payments`);
+    await operator.getByRole("cell", { name: "PayPal" }).first().waitFor();
   });
 });
 

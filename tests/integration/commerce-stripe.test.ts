@@ -16,7 +16,7 @@ import { startFakeStripe, type FakeStripe } from "../fakes/stripe";
 import { setTestClock } from "~/lib/clock.server";
 import { expireUnpaidOrders } from "~/modules/commerce/orders.server";
 import { verifyStripeSignature } from "~/modules/commerce/payment-events.server";
-import { cardRelease } from "~/modules/commerce/stripe.server";
+import { cardRelease } from "~/modules/commerce/hosted-checkout.server";
 
 let server: TestServer;
 let stripe: FakeStripe;

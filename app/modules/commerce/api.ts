@@ -218,3 +218,43 @@ export const ShopSetupOutput = z.object({
   ),
   products: z.object({ active: z.number().int(), draft: z.number().int(), archived: z.number().int() }),
 });
+
+/**
+ * `POST /api/v1/checkout/paypal/status` (ADR 035) takes two bodies: a storefront's, after PayPal sent the
+ * customer back (the order and the PayPal order id PayPal added to the return address as `token`), and PayPal's
+ * own shipping callback (sent to the address Atrium gave PayPal, which carries a token sealed to the order).
+ */
+export const PayPalStatusInput = z.object({
+  orderId: z.string().min(1).max(64),
+  paypalOrderId: z.string().min(1).max(64),
+});
+export const PayPalShippingCallbackInput = z.object({
+  id: z.string().min(1).max(64),
+  shipping_address: z.object({
+    country_code: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/)
+      .transform((v) => v.toUpperCase()),
+    admin_area_1: z.string().max(300).optional(),
+    admin_area_2: z.string().max(120).optional(),
+    postal_code: z.string().max(60).optional(),
+  }),
+  shipping_option: z
+    .object({ id: z.string().max(127) })
+    .passthrough()
+    .optional(),
+});
+
+export const PayPalStatusOutput = z.object({
+  orderId: z.string(),
+  /** The order's status now (`paid` once the payment is applied). */
+  status: z.string(),
+  /**
+   * What PayPal's side is: `paid` (captured and applied now or before), `awaiting_approval` (the customer has not
+   * approved on PayPal's page: `approveUrl` opens it again), `capture_pending` (captured, not yet cleared),
+   * `not_captured` (the order was released before approval, so nothing was taken), `refunded` (the payment came
+   * after the order was released, or was a second one, and was given back at once).
+   */
+  payment: z.enum(["paid", "awaiting_approval", "capture_pending", "not_captured", "refunded"]),
+  approveUrl: z.string().nullable(),
+});

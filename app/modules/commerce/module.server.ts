@@ -7,7 +7,7 @@ import { IMPORT_IMAGE_JOB, importImageHandler } from "./import.server";
 import { orderMailHandler } from "./notify.server";
 import { shopFarewell } from "./privacy.server";
 import { ORDER_MAIL_JOB, expireUnpaidOrders } from "./orders.server";
-import { cardRelease } from "./stripe.server";
+import { cardRelease } from "./hosted-checkout.server";
 
 /** The shop: catalogue, carts, checkout, orders (ADR 030). */
 export const commerceModule = defineModule({

@@ -16,6 +16,12 @@ import type { AppServices } from "~/lib/context";
 import { defineEventFamily } from "~/modules/events/family";
 import { paymentConnectionsOf } from "./connections.server";
 import { ordersOf } from "./orders.server";
+import {
+  type PayPalCredentials,
+  type PayPalWebhookEvent,
+  applyPayPalEvent,
+  verifyPayPalSignature,
+} from "./paypal.server";
 import { refreshStripePayout } from "./payouts.server";
 import { applyStripeInvoice, refreshStripeSubscription, settleSubscriptionCheckout } from "./stripe-billing.server";
 import { type StripeCredentials, releaseStripeCheckout, settleStripeSession } from "./stripe.server";
@@ -58,18 +64,35 @@ const StripeEvent = z
     const metadata = (e.data.object as { metadata?: Record<string, unknown> | null }).metadata;
     // The workspace an object names (our checkouts and payments carry it); "" for Stripe's own (an account).
     const named = typeof metadata?.atrium_workspace === "string" ? metadata.atrium_workspace : "";
-    return { ...e, workspace: named, event: e as unknown as Stripe.Event };
+    return { provider: "stripe" as const, type: e.type, workspace: named, event: e as unknown as Stripe.Event };
   });
+
+/** PayPal's webhook event (ADR 035): its objects name no workspace; the webhook id that verified it is the shop's. */
+const PayPalEvent = z
+  .object({
+    id: z.string().min(1).max(255),
+    event_type: z.string().min(1).max(100),
+    resource_type: z.string().max(100).optional(),
+    resource: z.object({ id: z.string().max(255).optional() }).passthrough(),
+  })
+  .passthrough()
+  .transform((e) => ({
+    provider: "paypal" as const,
+    type: e.event_type,
+    workspace: "",
+    event: e as PayPalWebhookEvent,
+  }));
 
 const originOf = (services: AppServices) => services.env.PUBLIC_URL ?? `http://localhost:${services.env.PORT}`;
 
 export const paymentsEvents = defineEventFamily({
   family: "payments",
-  schema: StripeEvent,
+  schema: z.union([StripeEvent, PayPalEvent]),
   signedForOneWorkspace: true,
   tags: ["product", "shop"],
   describe: {
-    summary: "Payment providers' events (Stripe: checkout, refund, subscription, invoice and account events)",
+    summary:
+      "Payment providers' events (Stripe: checkout, refund, subscription, invoice and account events; PayPal: approvals, captures, refunds)",
     description:
       "Stripe sends these to the endpoint Atrium registers when a shop connects its account " +
       "(`/api/webhooks/payments?workspace={id}`), signed with `Stripe-Signature` (`t=…,v1=…`) and that endpoint's " +
@@ -78,8 +101,12 @@ export const paymentsEvents = defineEventFamily({
       "`customer.subscription.*` keep a customer's subscription in Stripe's latest state (read from Stripe, so the " +
       "order they come in does not matter), `invoice.paid` and `.payment_failed` record its charges, " +
       "`payout.*` keep the shop's payouts to its bank, " +
-      "`account.updated` and `account.application.deauthorized` change the connection's state. Each event id is " +
-      "applied once; other types are acknowledged and ignored.",
+      "`account.updated` and `account.application.deauthorized` change the connection's state. PayPal sends its " +
+      "events to the same address, for the webhook the shop added in PayPal's dashboard, signed as PayPal documents " +
+      "(`PayPal-Transmission-Sig`: RSA-SHA256 by the certificate at `PayPal-Cert-Url`, PayPal's hosts only, over the " +
+      "transmission id, time, webhook id and the body's CRC32): `CHECKOUT.ORDER.APPROVED` captures the order, " +
+      "`PAYMENT.CAPTURE.COMPLETED` applies the payment, `PAYMENT.CAPTURE.REFUNDED` records a refund made in PayPal. " +
+      "Each event id is applied once; other types are acknowledged and ignored.",
     example: {
       id: "evt_1QExample",
       object: "event",
@@ -87,22 +114,32 @@ export const paymentsEvents = defineEventFamily({
       data: { object: { id: "cs_test_example", metadata: { atrium_workspace: "01JB6Z0000000000000000000" } } },
     },
   },
+  // Each provider's verifying secret, named by provider: Stripe's endpoint signing secret, PayPal's webhook id.
   async secret(services, workspaceId) {
-    const connection = await paymentConnectionsOf(services, workspaceId).get("stripe");
-    if (!connection) return [];
-    const credentials = await paymentConnectionsOf(services, workspaceId).credentials<StripeCredentials>("stripe");
-    return [credentials.webhookSecret];
+    const connections = paymentConnectionsOf(services, workspaceId);
+    const secrets: string[] = [];
+    if (await connections.get("stripe"))
+      secrets.push(`stripe:${(await connections.credentials<StripeCredentials>("stripe")).webhookSecret}`);
+    if (await connections.get("paypal"))
+      secrets.push(`paypal:${(await connections.credentials<PayPalCredentials>("paypal")).webhookId}`);
+    return secrets;
   },
-  verify(headers, raw, secrets, nowSeconds, tolerance) {
+  verify(headers, raw, secrets, nowSeconds, tolerance, services) {
+    const of = (provider: string) =>
+      secrets.filter((s) => s.startsWith(`${provider}:`)).map((s) => s.slice(provider.length + 1));
+    if (headers.get("paypal-transmission-sig"))
+      return verifyPayPalSignature(services, headers, raw, of("paypal"), nowSeconds, tolerance);
     const header = headers.get("stripe-signature");
     if (!header) return false;
-    return verifyStripeSignature(header, raw, secrets, nowSeconds, tolerance);
+    return verifyStripeSignature(header, raw, of("stripe"), nowSeconds, tolerance);
   },
   eventId: (body) => {
     const id = (body as { id?: unknown } | null)?.id;
     return typeof id === "string" ? id : undefined;
   },
-  async apply(services, workspace, { event }) {
+  async apply(services, workspace, parsed) {
+    if (parsed.provider === "paypal") return applyPayPalEvent(services, workspace.id, parsed.event);
+    const { event } = parsed;
     const orders = ordersOf(services.db, workspace.id);
     const connections = paymentConnectionsOf(services, workspace.id);
     switch (event.type) {

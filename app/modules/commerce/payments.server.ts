@@ -1,6 +1,6 @@
 /**
- * Payment providers (ADR 030, 032): one interface every provider implements — the manual provider and Stripe
- * (stripe.server.ts); PayPal joins it. A provider says which ways to pay it offers a workspace at checkout, how an
+ * Payment providers (ADR 030, 032, 035): one interface every provider implements — the manual provider, Stripe
+ * (stripe.server.ts) and PayPal (paypal.server.ts). A provider says which ways to pay it offers a workspace at checkout, how an
  * order placed with one of them is paid (instructions to show, or its hosted page to send the customer to), and
  * whether it is connected (Settings → Payments, and the shop's readiness).
  *
@@ -105,42 +105,65 @@ export const manualProvider: PaymentProvider = {
   },
 };
 
-/**
- * Stripe's card payments through its hosted Checkout page (ADR 032). Offered once the shop has connected its
- * Stripe account and the account last answered as able to take charges.
- */
-export const stripeProvider: PaymentProvider = {
+/** A card provider on its own hosted page (Stripe's Checkout, PayPal's approval), once its connection works. */
+function hostedProvider(spec: {
+  id: string;
+  name: string;
+  method: Omit<PaymentMethod, "id" | "provider"> & { id: string };
+  start: Omit<Extract<PaymentStart, { kind: "hosted" }>, "kind" | "provider">;
+  missing: string;
+}): PaymentProvider {
+  return {
+    id: spec.id,
+    name: spec.name,
+    methods(setup) {
+      if (!this.connection(setup).connected) return [];
+      return [{ ...spec.method, id: `${spec.id}:${spec.method.id}`, provider: spec.id }];
+    },
+    start: () => ({ kind: "hosted", provider: spec.id, ...spec.start }),
+    connection({ connections }) {
+      const c = connections.find((x) => x.provider === spec.id);
+      if (!c) return { connected: false, detail: spec.missing };
+      return { connected: c.status === "connected", detail: c.detail };
+    },
+  };
+}
+
+/** Stripe's card payments through its hosted Checkout page (ADR 032). */
+export const stripeProvider = hostedProvider({
   id: "stripe",
   name: "Stripe",
-  methods(setup) {
-    if (!this.connection(setup).connected) return [];
-    return [
-      {
-        id: "stripe:card",
-        provider: "stripe",
-        label: "Card",
-        description: "Pay by card on Stripe's secure page; you come back here when it is done.",
-      },
-    ];
+  method: {
+    id: "card",
+    label: "Card",
+    description: "Pay by card on Stripe's secure page; you come back here when it is done.",
   },
-  start() {
-    return {
-      kind: "hosted",
-      provider: "stripe",
-      title: "Pay by card",
-      text: "Your order is held for you while you pay. The payment page is Stripe's; you come back here after.",
-      button: "Pay by card",
-    };
+  start: {
+    title: "Pay by card",
+    text: "Your order is held for you while you pay. The payment page is Stripe's; you come back here after.",
+    button: "Pay by card",
   },
-  connection({ connections }) {
-    const c = connections.find((x) => x.provider === "stripe");
-    if (!c) return { connected: false, detail: "Connect your Stripe account to take card payments." };
-    if (c.status !== "connected") return { connected: false, detail: c.detail };
-    return { connected: true, detail: c.detail };
-  },
-};
+  missing: "Connect your Stripe account to take card payments.",
+});
 
-export const PAYMENT_PROVIDERS: readonly PaymentProvider[] = [manualProvider, stripeProvider];
+/** PayPal's wallet (and the cards PayPal takes as a guest) through its approval page (ADR 035). */
+export const paypalProvider = hostedProvider({
+  id: "paypal",
+  name: "PayPal",
+  method: {
+    id: "wallet",
+    label: "PayPal",
+    description: "Pay with your PayPal account on PayPal's page; you come back here when it is done.",
+  },
+  start: {
+    title: "Pay with PayPal",
+    text: "Your order is held for you while you pay. You approve the payment on PayPal's page and come back here.",
+    button: "Pay with PayPal",
+  },
+  missing: "Connect your PayPal app to take PayPal payments.",
+});
+
+export const PAYMENT_PROVIDERS: readonly PaymentProvider[] = [manualProvider, stripeProvider, paypalProvider];
 
 export function providerOf(methodId: string): PaymentProvider | undefined {
   const [provider] = methodId.split(":");

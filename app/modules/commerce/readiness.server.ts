@@ -43,7 +43,7 @@ export async function shopReadiness(db: Db, workspaceId: string): Promise<Readin
     {
       id: "shop-payments",
       title: "Get paid",
-      description: "Connect Stripe for card payments, or turn on bank transfer or pay on pickup.",
+      description: "Connect Stripe for card payments or PayPal, or turn on bank transfer or pay on pickup.",
       done: connected,
       href: "/settings/integrations/payments",
       action: "Set up payments",

@@ -12,8 +12,9 @@ import Stripe from "stripe";
 import type { AppServices } from "~/lib/context";
 import { now } from "~/lib/clock.server";
 import { DomainError, conflict, invalid, notFound, unavailable } from "~/lib/errors";
+import { type Settled, applyCardPayment } from "./card-payments.server";
 import { paymentConnectionsOf } from "./connections.server";
-import { type Order, type ReleaseCheckout, ordersOf } from "./orders.server";
+import { type Order, ordersOf } from "./orders.server";
 
 export interface StripeCredentials {
   secretKey: string;
@@ -275,13 +276,10 @@ export async function stripeCheckoutFor(
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   value == null ? null : typeof value === "string" ? value : value.id;
 
-export type Settled = "paid" | "already" | "refunded_late" | "refunded_duplicate" | "not_paid";
-
 /**
  * Applies a completed Checkout Session to its order — from the customer's return (the session read from Stripe)
  * or from `checkout.session.completed` (the verified event's). The session must be the one made for that order
- * of this workspace. Paid once by construction (finalisePayment); a payment for an order already released is
- * refunded at once and recorded with its refund.
+ * of this workspace. Paid once, and a late or second payment refunded at once (card-payments.server.ts).
  */
 export async function settleStripeSession(
   services: Services,
@@ -289,90 +287,34 @@ export async function settleStripeSession(
   session: Stripe.Checkout.Session,
   origin: string,
 ): Promise<Settled> {
-  const orders = ordersOf(services.db, workspaceId);
-  const order = await orders.byCheckout(session.id);
+  const order = await ordersOf(services.db, workspaceId).byCheckout(session.id);
   if (!order || (session.metadata?.atrium_order && session.metadata.atrium_order !== order.id))
     throw notFound("No order of this shop was paid with that checkout");
   if (session.payment_status !== "paid") return "not_paid";
   const paymentIntent = idOf(session.payment_intent);
   if (!paymentIntent) throw invalid("The checkout names no payment");
-  const notice = {
+  const payment = {
     provider: "stripe",
     reference: paymentIntent,
     amount: session.amount_total ?? 0,
     currency: (session.currency ?? "").toUpperCase(),
-    actorUserId: null,
     origin,
   };
-  if (order.status !== "cancelled") {
+  return applyCardPayment(services, workspaceId, order, payment, async (reason) => {
+    const { api } = await clientOf(services, workspaceId);
     try {
-      const { applied, duplicate } = await orders.finalisePayment(order.id, notice);
-      if (duplicate) return refundDuplicate(services, workspaceId, order, notice, origin);
-      if (!applied && (await isDuplicatePayment(services, workspaceId, order.id, paymentIntent)))
-        return refundDuplicate(services, workspaceId, order, notice, origin);
-      return applied ? "paid" : "already";
+      const refund = await api.refunds.create(
+        { payment_intent: paymentIntent, metadata: { atrium_order: order.id, reason } },
+        { idempotencyKey: `atrium-${reason === "order_released" ? "late" : "duplicate"}-refund-${paymentIntent}` },
+      );
+      return { reference: refund.id, amount: refund.amount };
     } catch (error) {
-      if (!(error instanceof DomainError && error.kind === "conflict")) throw error;
-      // Cancelled meanwhile (its hold ran out between the page and the payment): refunded below.
+      throw stripeFailure(
+        error,
+        reason === "order_released" ? "refund a payment for a released order" : "refund a second payment of an order",
+      );
     }
-  }
-  const { api } = await clientOf(services, workspaceId);
-  let refund: Stripe.Refund;
-  try {
-    refund = await api.refunds.create(
-      { payment_intent: paymentIntent, metadata: { atrium_order: order.id, reason: "order_released" } },
-      { idempotencyKey: `atrium-late-refund-${paymentIntent}` },
-    );
-  } catch (error) {
-    throw stripeFailure(error, "refund a payment for a released order");
-  }
-  const recorded = await orders.recordRefundedLatePayment(order.id, notice, {
-    reference: refund.id,
-    amount: refund.amount,
   });
-  return recorded ? "refunded_late" : "already";
-}
-
-/** True when this card payment is recorded on the order but another one paid it (a retry of an earlier refund). */
-async function isDuplicatePayment(services: Services, workspaceId: string, orderId: string, paymentIntent: string) {
-  const payments = await ordersOf(services.db, workspaceId).paymentsOf(orderId);
-  const first = payments.find((p) => p.kind === "payment");
-  return !!first && first.reference !== paymentIntent && payments.some((p) => p.reference === paymentIntent);
-}
-
-/**
- * A second payment for an order another payment already paid: refunded whole at once (idempotency key per
- * PaymentIntent) and recorded beside it, so the customer is never charged twice for one order.
- */
-async function refundDuplicate(
-  services: Services,
-  workspaceId: string,
-  order: Order,
-  notice: { reference: string; amount: number; currency: string },
-  origin: string,
-): Promise<Settled> {
-  const { api } = await clientOf(services, workspaceId);
-  let refund: Stripe.Refund;
-  try {
-    refund = await api.refunds.create(
-      { payment_intent: notice.reference, metadata: { atrium_order: order.id, reason: "duplicate_payment" } },
-      { idempotencyKey: `atrium-duplicate-refund-${notice.reference}` },
-    );
-  } catch (error) {
-    throw stripeFailure(error, "refund a second payment of an order");
-  }
-  await ordersOf(services.db, workspaceId).recordDuplicateRefund(
-    order.id,
-    {
-      provider: "stripe",
-      reference: refund.id,
-      amount: refund.amount,
-      currency: notice.currency,
-      paymentReference: notice.reference,
-    },
-    origin,
-  );
-  return "refunded_duplicate";
 }
 
 /** The customer's return from Stripe's page: the session read from Stripe (never trusted from the address). */
@@ -434,12 +376,6 @@ export async function releaseStripeCheckout(
   }
   return true;
 }
-
-/** The release check the expiry sweep and a customer's cancellation ask before an unpaid order goes. */
-export const cardRelease =
-  (services: Services, origin: string): ReleaseCheckout =>
-  (workspaceId, order) =>
-    releaseStripeCheckout(services, workspaceId, order, origin);
 
 /**
  * A refund from the console through Stripe: the card is paid back, then the refund is recorded with Stripe's id

@@ -160,3 +160,15 @@ export function carrierTrackingUrl(carrierId: string, trackingNumber: string): s
   const template = CARRIERS.find((c) => c.id === carrierId)?.trackingUrl;
   return template && trackingNumber ? template.replace("{n}", encodeURIComponent(trackingNumber)) : null;
 }
+
+/** Payment providers by name, as customers and operators read them. */
+export const PAYMENT_PROVIDER_NAMES: Record<string, string> = {
+  manual: "Manual",
+  stripe: "Stripe",
+  paypal: "PayPal",
+};
+export const providerName = (provider: string) => PAYMENT_PROVIDER_NAMES[provider] ?? provider;
+
+/** The providers paid on their own hosted page (ADR 032, 035): paid, released and refunded through them. */
+export const HOSTED_PROVIDERS = ["stripe", "paypal"] as const;
+export const isHosted = (provider: string) => (HOSTED_PROVIDERS as readonly string[]).includes(provider);

@@ -48,7 +48,8 @@ export interface EventFamily<
   /**
    * Provider families with their own signature scheme (a Stripe-style `t=…,v1=…` header, say): checks the exact
    * bytes received against the secrets, at `nowSeconds`. `"stale"` when the signature is right but its timestamp
-   * is outside the replay window. When present, the Standard Webhooks headers are not required.
+   * is outside the replay window. When present, the Standard Webhooks headers are not required. May be async
+   * (PayPal's scheme fetches the signing certificate from PayPal).
    */
   verify?: (
     headers: Headers,
@@ -56,7 +57,8 @@ export interface EventFamily<
     secrets: string[],
     nowSeconds: number,
     toleranceSeconds: number,
-  ) => boolean | "stale";
+    services: AppServices,
+  ) => boolean | "stale" | Promise<boolean | "stale">;
   /**
    * Providers that carry the event id in the body: read from the body once its signature is verified (the parsed
    * JSON, not yet checked by `schema`). Absent: the `webhook-id` header. The id deduplicates deliveries.

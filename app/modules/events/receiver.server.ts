@@ -193,7 +193,7 @@ export const requireSignedEvent = defineGuard(
     let verdict: boolean | "stale";
     if (family.verify) {
       try {
-        verdict = family.verify(request.headers, bytes, secrets, nowSeconds, tolerance);
+        verdict = await family.verify(request.headers, bytes, secrets, nowSeconds, tolerance, services);
       } catch {
         verdict = false;
       }
