@@ -260,7 +260,13 @@ export const action = page("operator", async ({ request, params, context }: Acti
         await orders.cancel(
           id,
           { userId: actor },
-          { reason: (values.reason ?? "").slice(0, 200), restock: values.restock === "on", origin, refundReference },
+          {
+            reason: (values.reason ?? "").slice(0, 200),
+            restock: values.restock === "on",
+            origin,
+            refundReference,
+            from: order.status,
+          },
         );
         return done("cancelled");
       }

@@ -561,10 +561,15 @@ export function ordersOf(db: Db, workspaceId: string) {
     async cancel(
       orderId: string,
       by: { userId: string } | { customer: true } | { system: "expired" },
-      options: { reason?: string; restock?: boolean; origin: string; refundReference?: string },
+      options: { reason?: string; restock?: boolean; origin: string; refundReference?: string; from?: OrderStatus },
     ): Promise<Order> {
       const cancelled = await db.transaction().execute(async (trx) => {
         const order = await lockedOrder(trx, orderId);
+        // A customer or the expiry sweep cancels only what is unpaid, and the console what it saw: an order paid
+        // meanwhile (its provider's payment landing while its page was being closed) is never cancelled as if
+        // refunded.
+        const expected = "userId" in by ? options.from : "pending";
+        if (expected && order.status !== expected) throw conflict("This order changed meanwhile; reload it");
         if (!["pending", "paid"].includes(order.status))
           throw conflict(
             order.status === "cancelled"
@@ -830,6 +835,7 @@ export function ordersOf(db: Db, workspaceId: string) {
         .selectAll()
         .where("status", "=", "pending")
         .where("reserved_until", "<", isoNow())
+        .orderBy("reserved_until")
         .limit(100)
         .execute();
       let count = 0;

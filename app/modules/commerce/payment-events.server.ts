@@ -117,12 +117,23 @@ export const paymentsEvents = defineEventFamily({
   // Each provider's verifying secret, named by provider: Stripe's endpoint signing secret, PayPal's webhook id.
   async secret(services, workspaceId) {
     const connections = paymentConnectionsOf(services, workspaceId);
-    const secrets: string[] = [];
-    if (await connections.get("stripe"))
-      secrets.push(`stripe:${(await connections.credentials<StripeCredentials>("stripe")).webhookSecret}`);
-    if (await connections.get("paypal"))
-      secrets.push(`paypal:${(await connections.credentials<PayPalCredentials>("paypal")).webhookId}`);
-    return secrets;
+    // Each opened alone: one provider's keys that do not open (a changed APP_KEY) leave the other's events working.
+    const secretOf = async (provider: string, read: () => Promise<string>) => {
+      if (!(await connections.get(provider))) return [];
+      try {
+        return [`${provider}:${await read()}`];
+      } catch (error) {
+        services.logger.error({ provider, reason: String(error) }, "a payment provider's keys do not open");
+        return [];
+      }
+    };
+    return [
+      ...(await secretOf(
+        "stripe",
+        async () => (await connections.credentials<StripeCredentials>("stripe")).webhookSecret,
+      )),
+      ...(await secretOf("paypal", async () => (await connections.credentials<PayPalCredentials>("paypal")).webhookId)),
+    ];
   },
   verify(headers, raw, secrets, nowSeconds, tolerance, services) {
     const of = (provider: string) =>

@@ -127,8 +127,11 @@ function paypalApi(services: Services, credentials: Pick<PayPalCredentials, "cli
 }
 
 /** PayPal's answer as the error contract: what it refused is a 4xx with its words; anything else a 503, nothing changed. */
-export function paypalFailure(error: unknown, doing: string): DomainError {
+export function paypalFailure(error: unknown, doing: string, enteringKeys = false): DomainError {
   if (error instanceof DomainError) return error;
+  if (error instanceof ApiError && !enteringKeys && (error.statusCode === 401 || error.statusCode === 403))
+    // Not the caller's to fix (a customer paying, an event): the shop's keys stopped working; its check says so.
+    return unavailable(`PayPal did not accept this shop's keys to ${doing}; nothing was changed.`, 60);
   if (error instanceof ApiError) {
     if (error.statusCode === 401)
       return invalid("PayPal did not accept this client id and secret", [
@@ -160,9 +163,6 @@ function reasonOf(error: ApiError): string {
   return detail?.description ?? detail?.issue ?? result?.message ?? `HTTP ${error.statusCode}`;
 }
 
-const issueOf = (error: unknown): string | undefined =>
-  error instanceof ApiError ? bodyOf(error).details?.[0]?.issue : undefined;
-
 async function clientOf(services: Services, workspaceId: string) {
   const credentials = await paymentConnectionsOf(services, workspaceId).credentials<PayPalCredentials>("paypal");
   return { ...paypalApi(services, credentials), credentials };
@@ -174,7 +174,7 @@ async function checkApp(services: Services, credentials: PayPalCredentials): Pro
   try {
     await client.clientCredentialsAuthManager.fetchToken();
   } catch (error) {
-    throw paypalFailure(error, "check this app");
+    throw paypalFailure(error, "check this app", true);
   }
 }
 
@@ -426,10 +426,11 @@ export async function settlePayPalOrder(
         prefer: "return=representation",
       }));
     } catch (error) {
-      if (issueOf(error) !== "ORDER_ALREADY_CAPTURED") throw paypalFailure(error, "take the PayPal payment");
-      ({ result: found } = await api.getOrder({ id: paypalOrderId }).catch((e: unknown) => {
-        throw paypalFailure(e, "read the PayPal order");
-      }));
+      // Another request captured it (PayPal may refuse a second capture with the same request id while the
+      // first runs, or answer ORDER_ALREADY_CAPTURED after): what PayPal's order says now is the answer.
+      const now = await api.getOrder({ id: paypalOrderId }).catch(() => null);
+      if (now?.result.status !== "COMPLETED") throw paypalFailure(error, "take the PayPal payment");
+      found = now.result;
     }
   }
   if (found.status !== "COMPLETED") return found.status === "VOIDED" ? "not_captured" : "awaiting_approval";
@@ -452,8 +453,7 @@ export async function settlePayPalOrder(
           prefer: "return=representation",
           body: { customId: `atrium:${reason}`, noteToPayer: refundNote(reason, order.number) },
         });
-        if (!result.id) throw unavailable("PayPal gave no refund id; try again in a moment.", 30);
-        return { reference: result.id, amount: minorOf(result.amount?.value, currency) };
+        return { reference: refundIdOf(result), amount: minorOf(result.amount?.value, currency) };
       } catch (error) {
         throw paypalFailure(error, "refund a payment that could not be applied");
       }
@@ -534,6 +534,15 @@ export async function answerShippingCallback(
   if (order.paymentProvider !== "paypal" || order.checkoutReference !== callback.id)
     throw notFound("That PayPal order is not this order's");
   const to = callback.shippingAddress;
+  const refuse = (issue: string): ShippingCallbackAnswer => ({
+    status: 422,
+    body: { name: "UNPROCESSABLE_ENTITY", details: [{ issue }] },
+  });
+  if (order.status !== "pending") return refuse("STORE_UNAVAILABLE");
+  // PayPal sends the new address without its street: the street is left blank until the approval brings it,
+  // rather than kept from another address.
+  const moved =
+    to.countryCode !== order.address?.country || (to.postalCode ?? "") !== (order.address?.postalCode ?? "");
   const repriced = await repriceForAddress(
     services.db,
     workspaceId,
@@ -543,11 +552,17 @@ export async function answerShippingCallback(
       region: to.adminArea1 ?? "",
       ...(to.adminArea2 ? { city: to.adminArea2 } : {}),
       ...(to.postalCode ? { postalCode: to.postalCode } : {}),
+      ...(moved ? { line1: "", line2: "" } : {}),
     },
     callback.shippingOptionId,
-  );
-  if (!repriced) return { status: 422, body: { name: "UNPROCESSABLE_ENTITY", details: [{ issue: "COUNTRY_ERROR" }] } };
+  ).catch((error: unknown) => {
+    if (error instanceof DomainError && error.kind === "conflict") return "gone" as const;
+    throw error;
+  });
+  if (repriced === "gone") return refuse("STORE_UNAVAILABLE");
+  if (!repriced) return refuse("COUNTRY_ERROR");
   const { order: now, offers, rate } = repriced;
+  const options = [rate, ...offers.filter((o) => o.id !== rate.id)].slice(0, 10);
   return {
     status: 200,
     body: {
@@ -556,7 +571,7 @@ export async function answerShippingCallback(
         {
           reference_id: "default",
           amount: wire(amountOf(now)),
-          shipping_options: offers.slice(0, 10).map((o) => ({
+          shipping_options: options.map((o) => ({
             id: o.id,
             label: o.name.slice(0, 127),
             type: "SHIPPING",
@@ -576,17 +591,23 @@ export async function answerShippingCallback(
  */
 export async function releasePayPalCheckout(services: Services, workspaceId: string, order: Order, origin: string) {
   if (order.paymentProvider !== "paypal" || !order.checkoutReference) return true;
+  let status: string | undefined;
   try {
     const { orders: api } = await clientOf(services, workspaceId);
-    const { result } = await api.getOrder({ id: order.checkoutReference });
-    if (result.status !== "COMPLETED") return true;
-    await settlePayPalOrder(services, workspaceId, order.checkoutReference, origin);
-    return false;
+    status = (await api.getOrder({ id: order.checkoutReference })).result.status;
   } catch (error) {
-    services.logger.warn({ err: error, order: order.id }, "PayPal's order could not be read; released anyway");
+    services.logger.warn({ reason: messageOf(error), order: order.id }, "PayPal's order could not be read; released");
     return true;
   }
+  if (status !== "COMPLETED") return true;
+  // Captured: applied now (a failure here throws, so the order is not released with the money taken).
+  const settled = await settlePayPalOrder(services, workspaceId, order.checkoutReference, origin);
+  // A capture still clearing keeps the order until PayPal says (PAYMENT.CAPTURE.COMPLETED or .DENIED).
+  return settled === "not_captured";
 }
+
+/** An error in words, for the log: the SDK's errors carry the request, and its headers the shop's keys. */
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * A refund from the console through PayPal: the capture is refunded (all or part), then recorded with PayPal's
@@ -609,11 +630,18 @@ export async function refundThroughPayPal(services: Services, workspaceId: strin
       prefer: "return=representation",
       body: { amount: money(amount, order.currency), noteToPayer: `Refund for order #${order.number}` },
     });
-    if (!result.id) throw unavailable("PayPal gave no refund id; try again in a moment.", 30);
-    return result.id;
+    return refundIdOf(result);
   } catch (error) {
     throw paypalFailure(error, "refund this payment");
   }
+}
+
+/** A refund PayPal made or is making (PENDING: an eCheck's, on its way); one it failed or cancelled is a 409. */
+function refundIdOf(refund: { id?: string; status?: string }): string {
+  if (refund.status === "FAILED" || refund.status === "CANCELLED")
+    throw conflict(`PayPal did not make this refund (${refund.status.toLowerCase()}); nothing was recorded`);
+  if (!refund.id) throw unavailable("PayPal gave no refund id; try again in a moment.", 30);
+  return refund.id;
 }
 
 const certificates = new Map<string, { pem: string; at: number }>();
@@ -686,7 +714,10 @@ export async function verifyPayPalSignature(
   try {
     certificate = new X509Certificate(await certificateAt(services, certUrl));
   } catch (error) {
-    services.logger.warn({ err: error, url: certUrl.href }, "PayPal's webhook certificate could not be read");
+    services.logger.warn(
+      { reason: messageOf(error), url: certUrl.href },
+      "PayPal's webhook certificate could not be read",
+    );
     return false;
   }
   const at = Date.now();
@@ -738,6 +769,14 @@ export async function applyPayPalEvent(services: Services, workspaceId: string, 
       return settleIfOurs(resource.id);
     case "PAYMENT.CAPTURE.COMPLETED":
       return settleIfOurs(resource.supplementary_data?.related_ids?.order_id);
+    case "PAYMENT.CAPTURE.DENIED":
+    case "PAYMENT.CAPTURE.DECLINED": {
+      // A capture that was still clearing was refused: nothing was taken, and the order goes as any unpaid one.
+      const order = await orders.byCheckout(resource.supplementary_data?.related_ids?.order_id ?? "");
+      if (!order || order.status !== "pending") return;
+      await orders.cancel(order.id, { system: "expired" }, { origin });
+      return;
+    }
     case "PAYMENT.CAPTURE.REFUNDED": {
       if (resource.custom_id?.startsWith("atrium:") || !resource.id) return;
       const up = resource.links?.find((l) => l.rel === "up")?.href ?? "";
