@@ -14,9 +14,9 @@ import { PAYMENT_PROVIDERS, paymentSetupOf } from "~/modules/commerce/payments.s
 import { type PayPalCredentials, checkPayPal, connectPayPal, disconnectPayPal } from "~/modules/commerce/paypal.server";
 import { checkStripe, connectStripe, disconnectStripe } from "~/modules/commerce/stripe.server";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
-import { ConfirmForm } from "~/ui/confirm-form";
 import { CommerceSettingsInput, commerceSettingsOf } from "~/modules/commerce/settings.server";
 import { DescribedField, Field, FormMessage } from "~/ui/form";
+import { ProviderConnection } from "~/ui/provider-connection";
 import consoleShopCss from "~/styles/console-shop.css?url";
 import consoleCustomersCss from "~/styles/console-customers.css?url";
 
@@ -145,41 +145,23 @@ export default function Payments() {
       <section className="panel" aria-labelledby="stripe-heading">
         <h2 id="stripe-heading">Stripe</h2>
         {d.stripe ? (
-          <>
-            <p>
-              <span className={`status-pill status-pill--${d.stripe.status === "connected" ? "active" : "archived"}`}>
-                {d.stripe.status === "connected"
-                  ? "Connected"
-                  : d.stripe.status === "deauthorized"
-                    ? "Disconnected in Stripe"
-                    : "Needs attention"}
-              </span>{" "}
-              <strong>{d.stripe.accountName}</strong> <span className="hint">{d.stripe.accountId}</span>
-            </p>
-            <p className="hint">{d.stripe.detail}</p>
-            <p className="hint">
-              {d.stripe.registered
-                ? "Atrium registered its webhook endpoint with Stripe: "
-                : "Stripe sends events to the endpoint you added: "}
-              <code>{d.webhookUrl}</code>
-            </p>
-            <div className="page-actions">
-              <Form method="post">
-                <input type="hidden" name="intent" value="stripe-check" />
-                <button type="submit" className="secondary">
-                  Check connection
-                </button>
-              </Form>
-              <ConfirmForm
-                confirm="Disconnect Stripe? Customers can no longer pay by card; paid orders keep their payments."
-                fields={{ intent: "stripe-disconnect" }}
-              >
-                <button type="submit" className="danger">
-                  Disconnect Stripe
-                </button>
-              </ConfirmForm>
-            </div>
-          </>
+          <ProviderConnection
+            name="Stripe"
+            intent="stripe"
+            status={d.stripe.status}
+            accountName={d.stripe.accountName}
+            account={d.stripe.accountId}
+            detail={d.stripe.detail}
+            events={
+              <>
+                {d.stripe.registered
+                  ? "Atrium registered its webhook endpoint with Stripe: "
+                  : "Stripe sends events to the endpoint you added: "}
+                <code>{d.webhookUrl}</code>
+              </>
+            }
+            disconnectWarning="Customers can no longer pay by card; paid orders keep their payments."
+          />
         ) : (
           <p className="hint">
             Take card payments on Stripe&apos;s secure checkout page. Payments go to your own Stripe account.
@@ -207,39 +189,20 @@ export default function Payments() {
       <section className="panel" aria-labelledby="paypal-heading">
         <h2 id="paypal-heading">PayPal</h2>
         {d.paypal ? (
-          <>
-            <p>
-              <span className={`status-pill status-pill--${d.paypal.status === "connected" ? "active" : "archived"}`}>
-                {d.paypal.status === "connected"
-                  ? "Connected"
-                  : d.paypal.status === "deauthorized"
-                    ? "Disconnected in PayPal"
-                    : "Needs attention"}
-              </span>{" "}
-              <strong>{d.paypal.accountName}</strong>{" "}
-              <span className="hint">{d.paypal.mode === "live" ? "Live" : "Sandbox"}</span>
-            </p>
-            <p className="hint">{d.paypal.detail}</p>
-            <p className="hint">
-              PayPal sends events for webhook <code>{d.paypal.webhookId}</code> to <code>{d.webhookUrl}</code>
-            </p>
-            <div className="page-actions">
-              <Form method="post">
-                <input type="hidden" name="intent" value="paypal-check" />
-                <button type="submit" className="secondary">
-                  Check connection
-                </button>
-              </Form>
-              <ConfirmForm
-                confirm="Disconnect PayPal? Customers can no longer pay with PayPal; paid orders keep their payments."
-                fields={{ intent: "paypal-disconnect" }}
-              >
-                <button type="submit" className="danger">
-                  Disconnect PayPal
-                </button>
-              </ConfirmForm>
-            </div>
-          </>
+          <ProviderConnection
+            name="PayPal"
+            intent="paypal"
+            status={d.paypal.status}
+            accountName={d.paypal.accountName}
+            account={d.paypal.mode === "live" ? "Live" : "Sandbox"}
+            detail={d.paypal.detail}
+            events={
+              <>
+                PayPal sends events for webhook <code>{d.paypal.webhookId}</code> to <code>{d.webhookUrl}</code>
+              </>
+            }
+            disconnectWarning="Customers can no longer pay with PayPal; paid orders keep their payments."
+          />
         ) : (
           <p className="hint">
             Let customers pay with their PayPal account on PayPal&apos;s page. Payments go to your own PayPal business

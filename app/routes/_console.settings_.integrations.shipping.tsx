@@ -12,7 +12,7 @@ import { connectionStatesOf } from "~/modules/commerce/connections.server";
 import { checkEasyPost, connectEasyPost, disconnectEasyPost } from "~/modules/commerce/easypost.server";
 import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { profileOf } from "~/modules/sites/profile.server";
-import { ConfirmForm } from "~/ui/confirm-form";
+import { ProviderConnection } from "~/ui/provider-connection";
 import { Field, FormMessage } from "~/ui/form";
 import consoleShopCss from "~/styles/console-shop.css?url";
 import consoleCustomersCss from "~/styles/console-customers.css?url";
@@ -95,35 +95,21 @@ export default function ShippingSettings() {
       <section className="panel" aria-labelledby="easypost-heading">
         <h2 id="easypost-heading">EasyPost</h2>
         {d.easypost ? (
-          <>
-            <p>
-              <span className={`status-pill status-pill--${d.easypost.status === "connected" ? "active" : "archived"}`}>
-                {d.easypost.status === "connected" ? "Connected" : "Needs attention"}
-              </span>{" "}
-              <strong>{d.easypost.accountName}</strong> <span className="hint">{d.easypost.accountId}</span>
-            </p>
-            <p className="hint">{d.easypost.detail}</p>
-            <p className="hint">
-              Atrium registered its webhook with EasyPost, so tracking updates arrive on their own:{" "}
-              <code>{d.webhookUrl}</code>
-            </p>
-            <div className="page-actions">
-              <Form method="post">
-                <input type="hidden" name="intent" value="easypost-check" />
-                <button type="submit" className="secondary">
-                  Check connection
-                </button>
-              </Form>
-              <ConfirmForm
-                confirm="Disconnect EasyPost? You can no longer buy labels here; packages already sent keep their tracking numbers, but their tracking stops updating."
-                fields={{ intent: "easypost-disconnect" }}
-              >
-                <button type="submit" className="danger">
-                  Disconnect EasyPost
-                </button>
-              </ConfirmForm>
-            </div>
-          </>
+          <ProviderConnection
+            name="EasyPost"
+            intent="easypost"
+            status={d.easypost.status}
+            accountName={d.easypost.accountName}
+            account={d.easypost.accountId}
+            detail={d.easypost.detail}
+            events={
+              <>
+                Atrium registered its webhook with EasyPost, so tracking updates arrive on their own:{" "}
+                <code>{d.webhookUrl}</code>
+              </>
+            }
+            disconnectWarning="You can no longer buy labels here; packages already sent keep their tracking numbers, but their tracking stops updating."
+          />
         ) : (
           <p className="hint">
             Compare the rates of your carriers (USPS, UPS, FedEx, DHL and more) and buy the label from an order&apos;s

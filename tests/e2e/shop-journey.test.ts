@@ -76,6 +76,27 @@ async function look(page: Page, name: string) {
   await page.setViewportSize(WIDTHS.wide);
 }
 
+/** A guest buys cinnamon buns, delivered to Whitby by Royal Mail 48, paying with `payWith`: sent to its page. */
+async function buyBunsAsGuest(
+  page: Page,
+  guest: { name: string; street: string; postalCode: string; payWith: RegExp },
+): Promise<void> {
+  await page.goto(`${suite.server.url}/${SLUG}/shop/cinnamon-buns`);
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await page.getByRole("link", { name: "Check out" }).click();
+  await page.getByLabel("E-mail").fill(uniqueEmail("guest"));
+  await page.getByLabel("Full name").fill(guest.name);
+  await page.getByLabel("Street and number").fill(guest.street);
+  await page.getByLabel("Postal code").fill(guest.postalCode);
+  await page.getByLabel("Town or city").fill("Whitby");
+  await page.getByLabel("Country").selectOption("GB");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel(/Royal Mail 48/).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel(guest.payWith).check();
+  await page.getByRole("button", { name: /Place order/ }).click();
+}
+
 beforeAll(async () => {
   const photos = { "/rye.jpg": "loaves.jpg", "/buns.jpg": "pastries.jpg" } as Record<string, string>;
   images = createServer((req, res) => {
@@ -329,20 +350,12 @@ describe("the shop", () => {
     let orderId: string;
     try {
       const page = await browser.context.newPage();
-      await page.goto(`${url}/${SLUG}/shop/cinnamon-buns`);
-      await page.getByRole("button", { name: "Add to cart" }).click();
-      await page.getByRole("link", { name: "Check out" }).click();
-      await page.getByLabel("E-mail").fill(uniqueEmail("card"));
-      await page.getByLabel("Full name").fill("Cora Card");
-      await page.getByLabel("Street and number").fill("3 Church Street");
-      await page.getByLabel("Postal code").fill("YO22 4AE");
-      await page.getByLabel("Town or city").fill("Whitby");
-      await page.getByLabel("Country").selectOption("GB");
-      await page.getByRole("button", { name: "Continue" }).click();
-      await page.getByLabel(/Royal Mail 48/).check();
-      await page.getByRole("button", { name: "Continue" }).click();
-      await page.getByLabel(/Card/).check();
-      await page.getByRole("button", { name: /Place order/ }).click();
+      await buyBunsAsGuest(page, {
+        name: "Cora Card",
+        street: "3 Church Street",
+        postalCode: "YO22 4AE",
+        payWith: /Card/,
+      });
       // Stripe's hosted page (the local one), then back to the order, paid.
       await page.waitForURL(`${stripe.url}/pay/**`);
       await page.getByRole("button", { name: "Pay" }).click();
@@ -408,20 +421,12 @@ describe("PayPal", () => {
     let orderId: string;
     try {
       const page = await browser.context.newPage();
-      await page.goto(`${url}/${SLUG}/shop/cinnamon-buns`);
-      await page.getByRole("button", { name: "Add to cart" }).click();
-      await page.getByRole("link", { name: "Check out" }).click();
-      await page.getByLabel("E-mail").fill(uniqueEmail("wallet"));
-      await page.getByLabel("Full name").fill("Pia Paypal");
-      await page.getByLabel("Street and number").fill("9 Harbour Road");
-      await page.getByLabel("Postal code").fill("YO21 3PU");
-      await page.getByLabel("Town or city").fill("Whitby");
-      await page.getByLabel("Country").selectOption("GB");
-      await page.getByRole("button", { name: "Continue" }).click();
-      await page.getByLabel(/Royal Mail 48/).check();
-      await page.getByRole("button", { name: "Continue" }).click();
-      await page.getByLabel(/PayPal/).check();
-      await page.getByRole("button", { name: /Place order/ }).click();
+      await buyBunsAsGuest(page, {
+        name: "Pia Paypal",
+        street: "9 Harbour Road",
+        postalCode: "YO21 3PU",
+        payWith: /PayPal/,
+      });
       // PayPal's approval page (the local one), then back to the order: captured and paid.
       await page.waitForURL(`${paypal.approvalUrl}/checkoutnow**`);
       if (SHOTS) await page.screenshot({ path: join(SHOTS, "shop-paypal-approval-wide.png"), fullPage: true });

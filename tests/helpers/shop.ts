@@ -121,3 +121,28 @@ export async function ownedShop(
     .executeTakeFirstOrThrow();
   return { owner, ownerEmail, slug, workspaceId, shop: await openShop(server.db, workspaceId) };
 }
+
+/** What the database holds of an order, its payments (oldest first), a variant's stock and an order's events. */
+export function shopRecords(db: Db) {
+  return {
+    orderRow: (id: string) => db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow(),
+    paymentsOf: (orderId: string) =>
+      db.selectFrom("payments").selectAll().where("order_id", "=", orderId).orderBy("created_at").execute(),
+    variant: (id: string) =>
+      db.selectFrom("product_variants").select(["stock", "reserved"]).where("id", "=", id).executeTakeFirstOrThrow(),
+    eventsOf: (orderId: string, kind: string) =>
+      db.selectFrom("order_events").select("id").where("order_id", "=", orderId).where("kind", "=", kind).execute(),
+  };
+}
+
+/** A provider's return address as a path the test client can follow on the test server. */
+export const returnPath = (url: string) => new URL(url).pathname + new URL(url).search;
+
+/** Polls `check` (every 50 ms, 3 s at most) for what arrives asynchronously: a provider's event, a job's work. */
+export async function waitFor(check: () => Promise<boolean>, what = "the condition"): Promise<void> {
+  for (let i = 0; i < 60; i += 1) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
-import { addToCart, ownedShop, placeOrder, prepareCheckout } from "../helpers/shop";
+import { addToCart, ownedShop, placeOrder, prepareCheckout, returnPath, shopRecords, waitFor } from "../helpers/shop";
 import { paypalSignature, startFakePayPal, type FakePayPal } from "../fakes/paypal";
 import { setTestClock } from "~/lib/clock.server";
 import { cardRelease } from "~/modules/commerce/hosted-checkout.server";
@@ -35,6 +35,11 @@ afterAll(async () => {
 });
 
 let shops = 0;
+const records = () => shopRecords(server.db);
+const orderRow = (id: string) => records().orderRow(id);
+const paymentsOf = (orderId: string) => records().paymentsOf(orderId);
+const variant = (id: string) => records().variant(id);
+const eventsOf = (orderId: string, kind: string) => records().eventsOf(orderId, kind);
 /** A signed-in owner whose shop is open (GB, and DE added here) and connected to its own PayPal app. */
 async function paypalShop() {
   shops += 1;
@@ -80,31 +85,14 @@ async function buyWithPayPal(s: Shop) {
   return { guest, orderId: order.id, paypalOrderId, order };
 }
 
-const orderRow = (id: string) =>
-  server.db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const paymentsOf = (orderId: string) =>
-  server.db.selectFrom("payments").selectAll().where("order_id", "=", orderId).orderBy("created_at").execute();
-const variant = (id: string) =>
-  server.db.selectFrom("product_variants").select(["stock", "reserved"]).where("id", "=", id).executeTakeFirstOrThrow();
-const eventsOf = (orderId: string, kind: string) =>
-  server.db.selectFrom("order_events").select("id").where("order_id", "=", orderId).where("kind", "=", kind).execute();
 const captureCalls = (paypalOrderId: string) =>
   paypal.requests.filter((r) => r.method === "POST" && r.path === `/v2/checkout/orders/${paypalOrderId}/capture`);
-const returnPath = (url: string) => new URL(url).pathname + new URL(url).search;
 const status = (s: Shop, body: unknown) =>
   fetch(`${server.url}/api/v1/checkout/paypal/status?site=${s.slug}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-
-async function waitFor(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 100; i += 1) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe("connecting PayPal", () => {
   it("checks the app with PayPal, keeps its secret sealed, and refuses what PayPal does not accept", async () => {

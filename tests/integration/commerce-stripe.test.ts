@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
 import { drainJobs } from "../helpers/jobs";
 import { startServer, type TestServer } from "../helpers/server";
-import { addToCart, ownedShop, placeOrder, prepareCheckout } from "../helpers/shop";
+import { addToCart, ownedShop, placeOrder, prepareCheckout, returnPath, shopRecords, waitFor } from "../helpers/shop";
 import { startFakeStripe, type FakeStripe } from "../fakes/stripe";
 import { setTestClock } from "~/lib/clock.server";
 import { expireUnpaidOrders } from "~/modules/commerce/orders.server";
@@ -30,6 +30,11 @@ afterAll(async () => {
 });
 
 let shops = 0;
+const records = () => shopRecords(server.db);
+const orderRow = (id: string) => records().orderRow(id);
+const paymentsOf = (orderId: string) => records().paymentsOf(orderId);
+const variant = (id: string) => records().variant(id);
+const eventsOf = (orderId: string, kind: string) => records().eventsOf(orderId, kind);
 /** A signed-in owner whose shop is open and connected to its own (fake) Stripe account. */
 async function stripeShop() {
   shops += 1;
@@ -63,16 +68,6 @@ async function buyByCard(s: Shop) {
     .executeTakeFirstOrThrow();
   return { guest, orderId: order.id, sessionId, order };
 }
-
-const orderRow = (id: string) =>
-  server.db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const paymentsOf = (orderId: string) =>
-  server.db.selectFrom("payments").selectAll().where("order_id", "=", orderId).orderBy("created_at").execute();
-const variant = (id: string) =>
-  server.db.selectFrom("product_variants").select(["stock", "reserved"]).where("id", "=", id).executeTakeFirstOrThrow();
-const eventsOf = (orderId: string, kind: string) =>
-  server.db.selectFrom("order_events").select("id").where("order_id", "=", orderId).where("kind", "=", kind).execute();
-const returnPath = (url: string) => new URL(url).pathname + new URL(url).search;
 
 describe("connecting Stripe", () => {
   it("checks the key with Stripe, registers Atrium's endpoint and keeps the keys sealed", async () => {
@@ -174,14 +169,6 @@ const connection = (workspaceId: string) =>
     .selectAll()
     .where("workspace_id", "=", workspaceId)
     .executeTakeFirstOrThrow();
-
-async function waitFor(check: () => Promise<boolean>, what = "the condition") {
-  for (let i = 0; i < 60; i += 1) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe("paying on Stripe's page", () => {
   it("applies the return first and the webhook after: one payment, the stock sold once", async () => {

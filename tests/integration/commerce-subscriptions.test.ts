@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, uniqueEmail } from "../helpers/client";
 import { signInCustomer } from "../helpers/customers";
 import { startServer, type TestServer } from "../helpers/server";
-import { ownedShop } from "../helpers/shop";
+import { ownedShop, returnPath } from "../helpers/shop";
 import { startFakeStripe, type FakeStripe } from "../fakes/stripe";
 import { productsOf } from "~/modules/commerce/catalogue.server";
 
@@ -85,7 +85,6 @@ const chargesOf = (workspaceId: string) =>
     .orderBy("occurred_at")
     .orderBy("id")
     .execute();
-const returnPath = (url: string) => new URL(url).pathname + new URL(url).search;
 
 describe("selling a product as a subscription", () => {
   it("is set in the product's editor, shown on its page with the plan, and kept out of the cart", async () => {
