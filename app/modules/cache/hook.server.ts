@@ -45,8 +45,8 @@ export async function enqueuePurgeHook(db: Kysely<Database>, tags: readonly stri
   });
 }
 
-/** How long a hook job waits for an earlier one of its burst, running beside it, to take it over. */
-const LEADER_GRACE_MS = 250;
+/** How long at most a hook job waits for an earlier one of its burst, running beside it, to take it over. */
+const LEADER_WAIT_MS = 5_000;
 
 /** Whether an earlier hook job of the same burst is running (claimed with this one) and may take it over. */
 async function earlierRunning(db: Kysely<Database>, job: Job): Promise<boolean> {
@@ -103,8 +103,14 @@ export function purgeHookHandler(services: AppServices): JobHandler {
     const { env, outbound } = services;
     if (!env.PAGE_CACHE_PURGE_HOOK_URL || !env.PAGE_CACHE_PURGE_HOOK_SECRET) return;
     const payload = JSON.parse(job.payload) as PurgeHookPayload;
-    // A runner claims a burst's jobs together: a later one leaves the earliest a moment to take it over.
-    if (await earlierRunning(services.db, job)) await new Promise((resolve) => setTimeout(resolve, LEADER_GRACE_MS));
+    // A runner claims a burst's jobs together: a later one waits while the earliest runs, for it to take this one
+    // over — as long as that takes (a loaded machine can be slower than any fixed grace), up to LEADER_WAIT_MS.
+    const deadline = Date.now() + LEADER_WAIT_MS;
+    while (Date.now() < deadline && (await earlierRunning(services.db, job))) {
+      const row = await services.db.selectFrom("jobs").select("id").where("id", "=", job.id).executeTakeFirst();
+      if (!row) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     // Gone: taken over by an earlier hook job of the same burst, which sends these tags with its own. Only a
     // job marked as sending takes others (below), so tags it took are never lost with it.
     const mine = await services.db
