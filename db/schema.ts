@@ -21,6 +21,7 @@ import type { JobsTables } from "./schema/jobs";
 import type { MailTables } from "./schema/mail";
 import type { OAuthTables } from "./schema/oauth";
 import type { RateLimitTables } from "./schema/rate-limit";
+import type { SchedulingTables } from "./schema/scheduling";
 import type { SitesAccessTables } from "./schema/sites-access";
 import type { SitesBrandingTables } from "./schema/sites-branding";
 import type { SitesDiscoveryTables } from "./schema/sites-discovery";
@@ -46,6 +47,7 @@ export interface Database
     ContactsTables,
     CustomersTables,
     CommerceTables,
+    SchedulingTables,
     OAuthTables,
     HealthTables,
     CacheTables,

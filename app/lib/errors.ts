@@ -31,6 +31,8 @@ export class DomainError extends Error {
        * an API maps it to WWW-Authenticate.
        */
       challenge?: string;
+      /** Fields a refusal adds to the error body beside the contract's own (a taken slot's next free times). */
+      body?: Record<string, unknown>;
     } = {},
   ) {
     super(message);

@@ -126,7 +126,7 @@ export function errorResponse(thrown: unknown, context?: AppLoadContext): Respon
   if (!known) context?.request.logger.error({ err: thrown }, "unhandled error in API route");
   if (context) noteFailure(context, thrown, error.statusCode);
 
-  const body: Record<string, unknown> = errorBody(error.statusCode, error.message);
+  const body: Record<string, unknown> = { ...error.extra.body, ...errorBody(error.statusCode, error.message) };
   if (error.extra.issues) body.issues = error.extra.issues;
   // The spec puts `retryAfter` in the body of a 429 only; other refusals that say when carry the header alone.
   if (error.extra.retryAfter !== undefined && error.statusCode === 429) body.retryAfter = error.extra.retryAfter;

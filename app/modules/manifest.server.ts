@@ -20,6 +20,7 @@ import { oauthModule } from "./oauth/module.server";
 import { outboundModule } from "./outbound/module.server";
 import { rateLimitModule } from "./rate-limit/module.server";
 import { secretsModule } from "./secrets/module.server";
+import { schedulingModule } from "./scheduling/module.server";
 import { sitesModule } from "./sites/module.server";
 import { sopsModule } from "./sops/module.server";
 import { tenancyModule } from "./tenancy/module.server";
@@ -40,6 +41,7 @@ export const MODULES: readonly AtriumModule[] = [
   contactsModule,
   customersModule,
   commerceModule,
+  schedulingModule,
   indexNowModule,
   eventsModule,
   tenancyModule,

@@ -30,6 +30,7 @@ import * as m0028 from "./0028-commerce-payment-providers";
 import * as m0029 from "./0029-commerce-subscriptions";
 import * as m0030 from "./0030-commerce-payouts";
 import * as m0031 from "./0031-commerce-shipments";
+import * as m0032 from "./0032-scheduling";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   "0029-commerce-subscriptions": m0029,
   "0030-commerce-payouts": m0030,
   "0031-commerce-shipments": m0031,
+  "0032-scheduling": m0032,
 };

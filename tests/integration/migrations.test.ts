@@ -175,6 +175,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
       "0029-commerce-subscriptions",
       "0030-commerce-payouts",
       "0031-commerce-shipments",
+      "0032-scheduling",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
@@ -197,6 +198,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0032-scheduling Success",
       "Down 0031-commerce-shipments Success",
       "Down 0030-commerce-payouts Success",
       "Down 0029-commerce-subscriptions Success",

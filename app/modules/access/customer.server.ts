@@ -200,3 +200,39 @@ export const portalVisitor = defineGuard(
     throw toSignIn(context, request, site.workspace.slug);
   },
 );
+
+/** The header a guest's app or page sends the manage link's token in, for the one record it names. */
+export const MANAGE_TOKEN_HEADER = "x-atrium-manage-token";
+
+export interface RecordCaller {
+  site: ResolvedSite;
+  customer: Customer | null;
+  /** A guest's manage link for one record of this site (the header, or the site's manage cookie). */
+  grant: ManageGrant | null;
+}
+
+/**
+ * For customer-API routes about one record a guest may hold a link to (a booking): the signed-in customer, or a
+ * live manage token of this site from the `X-Atrium-Manage-Token` header or the manage cookie. Neither: 401. The
+ * module still checks the record is theirs (another's is a 404).
+ */
+export const requireRecordCaller = defineGuard(
+  "customer",
+  async function requireRecordCaller(request: Request, context: AppLoadContext): Promise<RecordCaller> {
+    const site = await siteOf(request, context);
+    const session = await customerOfSite(request, context, site);
+    await countRequest(context, site, session?.customer.id ?? null);
+    if (session) return { site, customer: session.customer, grant: null };
+    const token =
+      request.headers.get(MANAGE_TOKEN_HEADER) ??
+      parse(request.headers.get("cookie") ?? "")[manageCookieName(context, site.workspace.slug)];
+    const grant = token ? await grantOfToken(context.services.db, token) : undefined;
+    if (grant && grant.workspaceId === site.workspace.id) {
+      // The cookie is ambient: a cross-site form must not spend it (the header cannot be sent across sites).
+      if (!request.headers.get(MANAGE_TOKEN_HEADER) && request.method !== "GET") assertSameOrigin(request, context);
+      return { site, customer: null, grant };
+    }
+    context.request.log.failure = "authorization";
+    throw unauthenticated("Sign in on this site, or open the link in your confirmation e-mail", "Bearer");
+  },
+);

@@ -6,6 +6,7 @@
  * A save replaces the product's options and variants as one unit of work and purges the shop's cache tags in
  * its transaction, so the storefront never shows half a product.
  */
+import { slugify as slugOf } from "~/lib/slug";
 import { z } from "zod";
 import type { Db } from "~db/client";
 import { containsText } from "~db/like";
@@ -241,18 +242,8 @@ export function toProduct(row: ProductRow): Product {
   };
 }
 
-/** A slug from a title: "Sourdough Loaf (800 g)" → "sourdough-loaf-800-g". */
-export function slugify(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80)
-    .replace(/-+$/, "");
-  return slug || "product";
-}
+/** A product's slug from its title ("product" when nothing is left). */
+export const slugify = (title: string): string => slugOf(title, "product");
 
 export interface ProductListQuery {
   query?: string;

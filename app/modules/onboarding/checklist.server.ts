@@ -3,6 +3,7 @@
  * links to the page where it is done. Later capabilities append their own item here once their page exists:
  * the list only links to pages that exist.
  */
+import { schedulingSetup } from "~/modules/scheduling/setup.server";
 import type { Db } from "~db/client";
 import type { Tier } from "~db/schema";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
@@ -44,13 +45,14 @@ export async function checklistFor(
   operator: { id: string; tier: Tier },
 ): Promise<ChecklistItem[]> {
   const { id, slug } = access.workspace;
-  const [members, activeKeys, branding, pages, home, shop] = await Promise.all([
+  const [members, activeKeys, branding, pages, home, shop, scheduling] = await Promise.all([
     access.repo.listMembers(),
     apiKeysOf(db, operator).activeCount(),
     brandingOf(db, id).get(),
     pagesOf(db, id).count(),
     publishedPage(db, id, { home: true }),
     shopReadiness(db, id),
+    schedulingSetup(db, id),
   ]);
   return [
     {
@@ -103,5 +105,7 @@ export async function checklistFor(
     },
     // The shop's readiness (ADR 030): the same items the Shop page shows.
     ...shop,
+    // Bookings (ADR 036): who is booked and when, and a service to book.
+    ...scheduling,
   ];
 }

@@ -1,0 +1,40 @@
+// POST /api/v1/bookings/{id}/reschedule — by its customer or the holder of its manage link (ADR 036), to another free time, within the service's reschedule notice; a time just taken is a 409 with `nextAvailable`.
+// Past the notice: 409 with what to do instead. Anyone else's booking is a 404.
+import { readJson } from "~/lib/http.server";
+import { apiRoute } from "~/lib/routes.server";
+import { requireRecordCaller } from "~/modules/access/customer.server";
+import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
+import { BookingOutput, RescheduleInput } from "~/modules/scheduling/api";
+import { bookingsOf } from "~/modules/scheduling/bookings.server";
+import { PRIVATE, bookingActor, bookingAnswer } from "~/modules/scheduling/customer-api.server";
+
+export const loader = apiRoute({
+  caller: "customer",
+  POST: {
+    summary: "Move a booking to another time",
+    input: RescheduleInput,
+    output: BookingOutput,
+    errors: [400, 401, 403, 404, 409, 415],
+    idempotent: true,
+    handle: async ({ request, params, context }) => {
+      const caller = await requireRecordCaller(request, context);
+      const actor = bookingActor(caller, "reschedule");
+      const workspaceId = caller.site.workspace.id;
+      const scope = {
+        workspaceId,
+        caller: caller.grant ? `manage:${caller.grant.subjectId}` : callerOf(caller.customer, context),
+      };
+      return idempotent(request, context, scope, async () => {
+        const { db } = context.services;
+        const bookings = bookingsOf(db, workspaceId);
+        // The booking first: another's is a 404 whatever the body says.
+        await bookings.get(params.bookingId ?? "", actor);
+        const input = await readJson(request, RescheduleInput, context);
+        const booking = await bookings.reschedule(params.bookingId ?? "", actor, input);
+        context.services.jobRunner.wake();
+        return Response.json(await bookingAnswer(db, workspaceId, booking, actor), { headers: PRIVATE });
+      });
+    },
+  },
+});
+export const action = loader;
