@@ -4,6 +4,7 @@ import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
 import { requireRecordCaller } from "~/modules/access/customer.server";
 import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
+import { mailOrigin } from "~/modules/customers/portal.server";
 import { BookingOutput, CancelInput } from "~/modules/scheduling/api";
 import { bookingsOf } from "~/modules/scheduling/bookings.server";
 import { PRIVATE, bookingActor, bookingAnswer } from "~/modules/scheduling/customer-api.server";
@@ -30,7 +31,7 @@ export const loader = apiRoute({
         // The booking first: another's is a 404 whatever the body says.
         await bookings.get(params.bookingId ?? "", actor);
         const input = await readJson(request, CancelInput, context);
-        const booking = await bookings.cancel(params.bookingId ?? "", actor, input);
+        const booking = await bookings.cancel(params.bookingId ?? "", actor, input, await mailOrigin(request, context));
         context.services.jobRunner.wake();
         return Response.json(await bookingAnswer(db, workspaceId, booking, actor), { headers: PRIVATE });
       });

@@ -4,6 +4,7 @@ import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
 import { requireRecordCaller } from "~/modules/access/customer.server";
 import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
+import { mailOrigin } from "~/modules/customers/portal.server";
 import { BookingOutput, RescheduleInput } from "~/modules/scheduling/api";
 import { bookingsOf } from "~/modules/scheduling/bookings.server";
 import { PRIVATE, bookingActor, bookingAnswer } from "~/modules/scheduling/customer-api.server";
@@ -30,7 +31,12 @@ export const loader = apiRoute({
         // The booking first: another's is a 404 whatever the body says.
         await bookings.get(params.bookingId ?? "", actor);
         const input = await readJson(request, RescheduleInput, context);
-        const booking = await bookings.reschedule(params.bookingId ?? "", actor, input);
+        const booking = await bookings.reschedule(
+          params.bookingId ?? "",
+          actor,
+          input,
+          await mailOrigin(request, context),
+        );
         context.services.jobRunner.wake();
         return Response.json(await bookingAnswer(db, workspaceId, booking, actor), { headers: PRIVATE });
       });

@@ -6,6 +6,7 @@ import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
 import { siteWithOptionalCustomer } from "~/modules/access/customer.server";
 import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
+import { mailOrigin } from "~/modules/customers/portal.server";
 import { BookingInput, BookingOutput } from "~/modules/scheduling/api";
 import { bookingsOf } from "~/modules/scheduling/bookings.server";
 import { PRIVATE, bookingAnswer } from "~/modules/scheduling/customer-api.server";
@@ -32,6 +33,7 @@ export const loader = apiRoute({
         const { booking, manageToken } = await bookingsOf(db, site.workspace.id).book(input, {
           customerId: customer?.id ?? null,
           source: "api",
+          origin: await mailOrigin(request, context),
         });
         context.services.jobRunner.wake();
         const actor = customer

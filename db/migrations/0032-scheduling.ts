@@ -30,6 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("reschedule_notice_minutes", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("requires_approval", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("hold_minutes", "integer", (c) => c.notNull().defaultTo(5))
+    .addColumn("reminder_hours", "integer", (c) => c.notNull().defaultTo(24))
+    .addColumn("follow_up_hours", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("status", "text", (c) => c.notNull())
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
@@ -88,6 +90,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("cancelled_by", "text")
     .addColumn("cancel_reason", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("reminder_sent_at", "text")
+    .addColumn("follow_up_sent_at", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
@@ -100,9 +103,49 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(["workspace_id", "customer_id"])
     .execute();
   await db.schema.createIndex("bookings_hold_idx").on("bookings").columns(["status", "hold_expires_at"]).execute();
+
+  // The shop's orders a booking is paid through: its deposit, then what is left (commerce finalises each once).
+  await db.schema
+    .createTable("booking_payments")
+    .addColumn("order_id", "text", (c) => c.primaryKey().references("orders.id").onDelete("cascade"))
+    .addColumn("booking_id", "text", (c) => c.notNull().references("bookings.id").onDelete("cascade"))
+    .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+    .addColumn("kind", "text", (c) => c.notNull())
+    .addColumn("amount", "integer", (c) => c.notNull())
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex("booking_payments_booking_idx")
+    .on("booking_payments")
+    .columns(["booking_id"])
+    .execute();
+
+  // Who waits for a full slot: the first still waiting is offered it when a place frees.
+  await db.schema
+    .createTable("booking_waitlist")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+    .addColumn("service_id", "text", (c) => c.notNull().references("booking_services.id").onDelete("cascade"))
+    .addColumn("start_at", "text", (c) => c.notNull())
+    .addColumn("customer_id", "text", (c) => c.references("customers.id").onDelete("set null"))
+    .addColumn("name", "text", (c) => c.notNull())
+    .addColumn("email", "text", (c) => c.notNull())
+    .addColumn("visitor_time_zone", "text", (c) => c.notNull())
+    .addColumn("status", "text", (c) => c.notNull())
+    .addColumn("offered_at", "text")
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addUniqueConstraint("booking_waitlist_once", ["service_id", "start_at", "email"])
+    .execute();
+  await db.schema
+    .createIndex("booking_waitlist_slot_idx")
+    .on("booking_waitlist")
+    .columns(["service_id", "start_at", "status", "created_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable("booking_waitlist").execute();
+  await db.schema.dropTable("booking_payments").execute();
   await db.schema.dropTable("bookings").execute();
   await db.schema.dropTable("booking_service_hosts").execute();
   await db.schema.dropTable("booking_hosts").execute();

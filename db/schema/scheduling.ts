@@ -34,6 +34,10 @@ export interface BookingServicesTable {
   requires_approval: number;
   /** How long an unpaid deposit holds its slot. */
   hold_minutes: number;
+  /** Hours before the start the reminder goes; 0 sends none. */
+  reminder_hours: number;
+  /** Hours after the end the follow-up goes; 0 sends none. */
+  follow_up_hours: number;
   /** `draft` | `active` | `archived`. */
   status: string;
   created_at: string;
@@ -99,8 +103,34 @@ export interface BookingsTable {
   cancelled_by: string | null;
   cancel_reason: string;
   reminder_sent_at: string | null;
+  follow_up_sent_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A shop order that pays (part of) a booking: `deposit` or `balance`. */
+export interface BookingPaymentsTable {
+  order_id: string;
+  booking_id: string;
+  workspace_id: string;
+  kind: string;
+  amount: number;
+  created_at: string;
+}
+
+export interface BookingWaitlistTable {
+  id: string;
+  workspace_id: string;
+  service_id: string;
+  start_at: string;
+  customer_id: string | null;
+  name: string;
+  email: string;
+  visitor_time_zone: string;
+  /** `waiting` | `offered` | `booked` | `withdrawn`. */
+  status: string;
+  offered_at: string | null;
+  created_at: string;
 }
 
 export interface SchedulingTables {
@@ -108,6 +138,8 @@ export interface SchedulingTables {
   booking_hosts: BookingHostsTable;
   booking_service_hosts: BookingServiceHostsTable;
   bookings: BookingsTable;
+  booking_payments: BookingPaymentsTable;
+  booking_waitlist: BookingWaitlistTable;
 }
 
 export type BookingServiceRow = Selectable<BookingServicesTable>;

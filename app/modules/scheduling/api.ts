@@ -95,6 +95,8 @@ export const ServiceInput = z
     rescheduleNoticeMinutes: Minutes("the reschedule notice", 60 * 24 * 30).default(0),
     requiresApproval: z.boolean().default(false),
     holdMinutes: z.number().int().min(1, "At least a minute").max(60, "At most an hour").default(5),
+    reminderHours: z.number().int("Enter whole hours").min(0).max(168, "At most a week before").default(24),
+    followUpHours: z.number().int("Enter whole hours").min(0).max(720, "At most 30 days after").default(0),
     status: z.enum(SERVICE_STATUSES).default("active"),
     hostIds: z.array(z.string().min(1).max(64)).min(1, "Choose who delivers it").max(50),
   })

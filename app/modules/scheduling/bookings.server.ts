@@ -27,6 +27,7 @@ import {
   RescheduleInput,
   type BookingStatus,
 } from "./api";
+import { enqueueBookingMail } from "./notify.server";
 import { hostsOf, rulesOf, servicesOf, type BookingHost, type BookingService } from "./services.server";
 import { resolveLocal, slotsBetween, type Busy, type Slot } from "./slots";
 
@@ -285,7 +286,13 @@ export function bookingsOf(db: Db, workspaceId: string) {
     /** Books a slot: held while a deposit is owed, pending when the operator approves, confirmed otherwise. */
     async book(
       input: unknown,
-      options: { customerId: string | null; source: "site" | "console" | "api" | "sop"; actorUserId?: string | null },
+      options: {
+        customerId: string | null;
+        source: "site" | "console" | "api" | "sop";
+        /** The deployment's address for the e-mails' links. */
+        origin: string;
+        actorUserId?: string | null;
+      },
     ): Promise<{ booking: BookingRow; manageToken: string }> {
       const v = parseInput(BookingInput, input);
       const service = await services.bookable(v.service);
@@ -346,6 +353,7 @@ export function bookingsOf(db: Db, workspaceId: string) {
               cancelled_by: null,
               cancel_reason: "",
               reminder_sent_at: null,
+              follow_up_sent_at: null,
               created_at: nowIso,
               updated_at: nowIso,
             })
@@ -391,7 +399,7 @@ export function bookingsOf(db: Db, workspaceId: string) {
       };
     },
 
-    async cancel(id: string, actor: BookingActor, input: unknown): Promise<BookingRow> {
+    async cancel(id: string, actor: BookingActor, input: unknown, origin: string): Promise<BookingRow> {
       const { reason } = parseInput(CancelInput, input ?? {});
       const b = await visibleTo(id, actor);
       const { service, canCancel } = await this.rights(b, actor);
@@ -424,12 +432,13 @@ export function bookingsOf(db: Db, workspaceId: string) {
           actorUserId: actor.kind === "operator" ? actor.userId : null,
           detail: { id, by: actor.kind, reason },
         });
+        await enqueueBookingMail(trx, workspaceId, { bookingId: id, event: "cancelled", origin, by: actor.kind });
       });
       return row(id);
     },
 
     /** Moves a booking to another free time of its service (any of its hosts), within the reschedule notice. */
-    async reschedule(id: string, actor: BookingActor, input: unknown): Promise<BookingRow> {
+    async reschedule(id: string, actor: BookingActor, input: unknown, origin: string): Promise<BookingRow> {
       const v = parseInput(RescheduleInput, input);
       const b = await visibleTo(id, actor);
       const { service, canReschedule } = await this.rights(b, actor);
@@ -466,6 +475,7 @@ export function bookingsOf(db: Db, workspaceId: string) {
             actorUserId: actor.kind === "operator" ? actor.userId : null,
             detail: { id, from: b.start_at, to: stored(startMs), by: actor.kind },
           });
+          await enqueueBookingMail(trx, workspaceId, { bookingId: id, event: "rescheduled", origin, by: actor.kind });
         },
         id,
       );

@@ -42,6 +42,8 @@ export interface BookingService {
   rescheduleNoticeMinutes: number;
   requiresApproval: boolean;
   holdMinutes: number;
+  reminderHours: number;
+  followUpHours: number;
   status: (typeof SERVICE_STATUSES)[number];
   hostIds: string[];
   createdAt: string;
@@ -83,6 +85,8 @@ function toService(row: BookingServiceRow, hostIds: string[]): BookingService {
     rescheduleNoticeMinutes: row.reschedule_notice_minutes,
     requiresApproval: row.requires_approval === 1,
     holdMinutes: row.hold_minutes,
+    reminderHours: row.reminder_hours,
+    followUpHours: row.follow_up_hours,
     status: row.status as BookingService["status"],
     hostIds,
     createdAt: row.created_at,
@@ -369,6 +373,8 @@ function columnsOf(v: ReturnType<typeof ServiceInput.parse>) {
     reschedule_notice_minutes: v.rescheduleNoticeMinutes,
     requires_approval: v.requiresApproval ? 1 : 0,
     hold_minutes: v.holdMinutes,
+    reminder_hours: v.reminderHours,
+    follow_up_hours: v.followUpHours,
     status: v.status,
   };
 }
