@@ -282,7 +282,7 @@ describe("deposits hold their slot", () => {
     expect(
       (await book(new Client(server.url), slug, { service: serviceSlug, start: "2026-03-27T10:00:00Z" })).status,
     ).toBe(201);
-    await expireBookingHolds(server.db);
+    await expireBookingHolds(server.db, server.url);
     const statuses = (await bookingsIn(workspaceId)).map((b) => b.status).sort();
     expect(statuses).toEqual(["expired", "held"]);
   });

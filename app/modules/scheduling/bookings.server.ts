@@ -513,14 +513,33 @@ export function bookingsOf(db: Db, workspaceId: string) {
   };
 }
 
-/** A hold past its time is over: its slot was already free to others from that moment; this records it. */
-export async function expireBookingHolds(db: Db): Promise<number> {
+/**
+ * A hold past its time is over: its slot was already free to others from that moment; this records it and tells
+ * the booker (each booking once: only a row still held is changed, in the transaction that queues its e-mail).
+ */
+export async function expireBookingHolds(db: Db, origin: string): Promise<number> {
   const at = isoNow();
-  const done = await db
-    .updateTable("bookings")
-    .set({ status: "expired", hold_expires_at: null, updated_at: at })
+  const lapsed = await db
+    .selectFrom("bookings")
+    .select(["id", "workspace_id"])
     .where("status", "=", "held")
     .where("hold_expires_at", "<=", at)
-    .executeTakeFirst();
-  return Number(done.numUpdatedRows);
+    .orderBy("hold_expires_at")
+    .limit(500)
+    .execute();
+  let expired = 0;
+  for (const b of lapsed) {
+    await db.transaction().execute(async (trx) => {
+      const done = await trx
+        .updateTable("bookings")
+        .set({ status: "expired", hold_expires_at: null, updated_at: at })
+        .where("id", "=", b.id)
+        .where("status", "=", "held")
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) === 0) return;
+      expired += 1;
+      await enqueueBookingMail(trx, b.workspace_id, { bookingId: b.id, event: "expired", origin, by: "system" });
+    });
+  }
+  return expired;
 }

@@ -8,7 +8,7 @@ export const schedulingModule = defineModule({
     // A hold past its time frees its slot at once (availability reads the time); the sweep records it as expired.
     maintenance: [
       async () => {
-        await expireBookingHolds(services.db);
+        await expireBookingHolds(services.db, services.env.PUBLIC_URL ?? `http://localhost:${services.env.PORT}`);
       },
     ],
   }),
