@@ -15,7 +15,7 @@ import { failureCategory } from "~/lib/http.server";
 import { dataRequestGate, isPrivateSiteAnswer } from "~/modules/site-access/gate.server";
 import { isHiddenFromSearchEngines } from "~/modules/sites/chrome.server";
 import { isCacheableAnswer, stripCacheHeaders } from "~/modules/sites/page-cache";
-import { hydrates } from "~/ui/handle";
+import { hydrates, loadsOwnScript } from "~/ui/handle";
 import { NonceContext } from "~/ui/nonce";
 
 export { bootstrap } from "./bootstrap.server";
@@ -31,16 +31,25 @@ const COMMON_CSP = [
   "img-src 'self' data:",
 ];
 
+/**
+ * `interactive`: a hydrating document (the console), its scripts allowed by this request's nonce. Otherwise a
+ * public page: no script at all, or (`ownScript`) only script files from this origin (a fingerprinted asset
+ * such as the booking picker's), never inline: no nonce, so the page stays the same for every visitor.
+ */
 function contentSecurityPolicy(
   interactive: boolean,
   nonce: string,
   development: boolean,
   formActionSources: string[] = [],
+  ownScript = false,
 ): string {
   const common = formActionSources.length
     ? COMMON_CSP.map((d) => (d === "form-action 'self'" ? `form-action 'self' ${formActionSources.join(" ")}` : d))
     : COMMON_CSP;
-  if (!interactive) return [...common, "script-src 'none'", "style-src 'self'", "frame-ancestors 'self'"].join("; ");
+  if (!interactive) {
+    const scripts = ownScript ? "script-src 'self'" : "script-src 'none'";
+    return [...common, scripts, "style-src 'self'", "frame-ancestors 'self'"].join("; ");
+  }
   return [
     ...common,
     `script-src 'self' 'nonce-${nonce}'`,
@@ -59,7 +68,8 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const matches = remixContext.staticHandlerContext.matches;
-  const interactive = hydrates(matches.map((m) => remixContext.routeModules[m.route.id]?.handle));
+  const handles = matches.map((m) => remixContext.routeModules[m.route.id]?.handle);
+  const interactive = hydrates(handles);
   const nonce = interactive ? loadContext.request.nonce : "";
   // A document without <Scripts> never sends its loader data to the browser: leave it unencoded (the
   // server-runtime patch makes the encoding wait for this read; see patches/).
@@ -82,7 +92,13 @@ export default function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set(
     "Content-Security-Policy",
-    contentSecurityPolicy(interactive, nonce, loadContext.services.devServer, loadContext.request.formActionSources),
+    contentSecurityPolicy(
+      interactive,
+      nonce,
+      loadContext.services.devServer,
+      loadContext.request.formActionSources,
+      loadsOwnScript(handles),
+    ),
   );
   // A protected site's page (ADR 023) is for the visitor who unlocked it only, whatever its route said.
   if (isPrivateSiteAnswer(loadContext)) stripCacheHeaders(responseHeaders, "private, no-store");

@@ -19,9 +19,7 @@ import { portalVisitor, type PortalVisitor } from "~/modules/access/customer.ser
 import { cartCookie, cartsOf } from "~/modules/commerce/cart.server";
 import { customerOrdersOf } from "~/modules/commerce/customer-orders.server";
 import { invoicesOf } from "~/modules/commerce/invoices.server";
-import { cardRelease, hostedCheckoutFor } from "~/modules/commerce/hosted-checkout.server";
-import { settlePayPalOrder } from "~/modules/commerce/paypal.server";
-import { confirmStripeReturn } from "~/modules/commerce/stripe.server";
+import { cardRelease, hostedCheckoutFor, settleHostedReturn } from "~/modules/commerce/hosted-checkout.server";
 import { formatMoney } from "~/modules/commerce/money";
 import { ORDER_STATUS_LABELS, countryName, providerName } from "~/modules/commerce/vocabulary";
 import { assertGrants } from "~/modules/customers/manage-tokens.server";
@@ -52,36 +50,15 @@ const ordersFor = (context: LoaderFunctionArgs["context"], visitor: PortalVisito
 export const loader = page("customer", async ({ request, params, context }: LoaderFunctionArgs) => {
   const id = params.orderId ?? "";
   const visitor = await portalVisitor(request, context, params.site, { type: "order", id });
-  const search = new URL(request.url).searchParams;
-  const sessionId = search.get("session_id");
-  const paypalToken = search.get("token");
   let confirming = false;
-  if (sessionId || paypalToken) {
+  const search = new URL(request.url).searchParams;
+  if (search.has("session_id") || search.has("token")) {
     // The provider's return. Its event may have applied the payment already, or may come later: either way once.
     const before = await ordersFor(context, visitor).detail(id);
-    const provider = before.order.paymentProvider;
     const origin = await mailOrigin(request, context);
-    const workspaceId = visitor.site.workspace.id;
-    const settle =
-      provider === "stripe" && sessionId
-        ? () => confirmStripeReturn(context.services, workspaceId, before.order, sessionId, origin)
-        : provider === "paypal" && paypalToken && paypalToken === before.order.checkoutReference
-          ? () => settlePayPalOrder(context.services, workspaceId, paypalToken, origin)
-          : null;
-    if (before.order.status === "pending" && settle) {
-      const settled = await settle().catch((error: unknown) => {
-        context.services.logger.warn(
-          { err: error, order: id },
-          "a return from the payment page could not be confirmed",
-        );
-        return "not_paid" as const;
-      });
-      const applied = ["paid", "already", "refunded_late", "refunded_duplicate"].includes(settled);
-      if (applied) context.services.jobRunner.wake();
-      // Paid but not yet confirmed by the provider (Stripe's session, a PayPal capture still clearing); a PayPal
-      // approval abandoned on its page comes back here too, and simply offers to pay again.
-      confirming = settled === "not_paid" || settled === "capture_pending";
-    }
+    const settled = await settleHostedReturn(context.services, visitor.site.workspace.id, before.order, search, origin);
+    if (settled === "applied") context.services.jobRunner.wake();
+    confirming = settled === "confirming";
   }
   const { order, lines, payment, canCancel, shipments } = await ordersFor(context, visitor).detail(id);
   const profile = await profileOf(context.services.db, visitor.site.workspace.id).get();

@@ -21,6 +21,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: siteCss }]
 const RECORD_PAGES: Record<string, (id: string) => string> = {
   ticket: (id) => `/tickets/${encodeURIComponent(id)}`,
   order: (id) => `/orders/${encodeURIComponent(id)}`,
+  booking: (id) => `/account/my-bookings?booking=${encodeURIComponent(id)}`,
 };
 
 export const loader = page(

@@ -11,6 +11,7 @@ import type { FormResult } from "~/lib/forms.server";
 export const PORTAL_SECTIONS = [
   { path: "/account", label: "Overview" },
   { path: "/orders", label: "Orders" },
+  { path: "/account/my-bookings", label: "Bookings" },
   { path: "/billing", label: "Billing" },
   { path: "/tickets", label: "Support" },
   { path: "/saved", label: "Saved" },

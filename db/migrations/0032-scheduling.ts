@@ -114,11 +114,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("amount", "integer", (c) => c.notNull())
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex("booking_payments_booking_idx")
-    .on("booking_payments")
-    .columns(["booking_id"])
-    .execute();
+  await db.schema.createIndex("booking_payments_booking_idx").on("booking_payments").columns(["booking_id"]).execute();
 
   // Who waits for a full slot: the first still waiting is offered it when a place frees.
   await db.schema

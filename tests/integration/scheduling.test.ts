@@ -6,11 +6,11 @@
  * kind of bad time is refused on `start` with nothing written.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client, createWorkspace, signUp, uniqueEmail } from "../helpers/client";
+import { Client, uniqueEmail } from "../helpers/client";
 import { signInCustomer } from "../helpers/customers";
+import { availableSlots, bookableBusiness, postBooking, siteHeader } from "../helpers/scheduling";
 import { startServer, type TestServer } from "../helpers/server";
 import { setTestClock } from "~/lib/clock.server";
-import { DEFAULT_PROFILE, profileInputOf, profileOf } from "~/modules/sites/profile.server";
 import { expireBookingHolds } from "~/modules/scheduling/bookings.server";
 
 let server: TestServer;
@@ -56,61 +56,11 @@ interface Problem {
   nextAvailable?: Slot[];
 }
 
-let shops = 0;
-/** A business in Berlin with one staff member working 09:00–17:00 every day, and a 60-minute service. */
-async function business(service: Record<string, unknown> = {}) {
-  shops += 1;
-  const slug = `book-${process.pid}-${shops}`;
-  const { client: owner } = await signUp(server.url);
-  await createWorkspace(owner, `Studio ${shops}`, slug);
-  const { id: workspaceId } = await server.db
-    .selectFrom("workspaces")
-    .select("id")
-    .where("slug", "=", slug)
-    .executeTakeFirstOrThrow();
-  await profileOf(server.db, workspaceId).save(null, {
-    ...profileInputOf(DEFAULT_PROFILE),
-    timeZone: "Europe/Berlin",
-    currency: "EUR",
-  });
-  const weekly = [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, start: "09:00", end: "17:00" }));
-  const hostRes = await owner.postJson("/api/editor/bookings/services/availability", {
-    name: "Mia",
-    timeZone: "Europe/Berlin",
-    weekly,
-  });
-  expect(hostRes.status).toBe(201);
-  const host = (await hostRes.json()) as { id: string };
-  const created = await owner.postJson("/api/editor/bookings/services", {
-    name: "Deep tissue massage",
-    durationMinutes: 60,
-    price: 8000,
-    locationKind: "in_person",
-    locationDetail: "Torstraße 1, Berlin",
-    questions: [{ id: "focus", label: "Anything we should know?", required: false }],
-    hostIds: [host.id],
-    ...service,
-  });
-  expect(created.status).toBe(201);
-  const { slug: serviceSlug, id: serviceId } = (await created.json()) as { slug: string; id: string };
-  return { owner, slug, workspaceId, hostId: host.id, serviceSlug, serviceId };
-}
-
-const site = (slug: string) => ({ "x-atrium-site": slug });
-
-async function availability(slug: string, query: Record<string, string>): Promise<Availability> {
-  const res = await new Client(server.url).get(`/api/v1/bookings/services?${new URLSearchParams(query)}`, site(slug));
-  expect(res.status).toBe(200);
-  return (await res.json()) as Availability;
-}
-
-function book(client: Client, slug: string, body: Record<string, unknown>) {
-  return client.postJson(
-    "/api/v1/bookings",
-    { name: "Ada Visitor", email: uniqueEmail("visitor"), timeZone: "America/New_York", ...body },
-    site(slug),
-  );
-}
+const business = (service: Record<string, unknown> = {}) => bookableBusiness(server, { service });
+const site = siteHeader;
+const availability = (slug: string, query: Record<string, string>): Promise<Availability> =>
+  availableSlots(server.url, slug, query);
+const book = postBooking;
 
 const bookingsIn = (workspaceId: string) =>
   server.db.selectFrom("bookings").selectAll().where("workspace_id", "=", workspaceId).execute();

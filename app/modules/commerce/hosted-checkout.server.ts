@@ -6,8 +6,8 @@
 import type { AppServices } from "~/lib/context";
 import { conflict } from "~/lib/errors";
 import type { Order, ReleaseCheckout } from "./orders.server";
-import { paypalCheckoutFor, refundThroughPayPal, releasePayPalCheckout } from "./paypal.server";
-import { refundThroughStripe, releaseStripeCheckout, stripeCheckoutFor } from "./stripe.server";
+import { paypalCheckoutFor, refundThroughPayPal, releasePayPalCheckout, settlePayPalOrder } from "./paypal.server";
+import { confirmStripeReturn, refundThroughStripe, releaseStripeCheckout, stripeCheckoutFor } from "./stripe.server";
 
 type Services = Pick<AppServices, "db" | "secrets" | "env" | "logger">;
 
@@ -72,4 +72,37 @@ export async function refundThroughProvider(services: Services, workspaceId: str
   if (order.paymentProvider === "paypal") return refundThroughPayPal(services, workspaceId, order, amount);
   if (order.paymentProvider === "stripe") return refundThroughStripe(services, workspaceId, order, amount);
   throw conflict("This order was not paid through a provider");
+}
+
+/**
+ * The customer's return from the provider's page (Stripe adds `session_id`, PayPal `token`): the payment is
+ * confirmed with the provider and applied — once, whether its event came first or comes later. Answers whether
+ * it was applied, is still being confirmed (`confirming`: show "confirming your payment"), or nothing happened
+ * (no return, another provider's, an abandoned approval). A provider that cannot be reached is logged, not thrown:
+ * the event applies it later.
+ */
+export async function settleHostedReturn(
+  services: Services,
+  workspaceId: string,
+  order: Order,
+  search: URLSearchParams,
+  origin: string,
+): Promise<"applied" | "confirming" | "none"> {
+  const sessionId = search.get("session_id");
+  const paypalToken = search.get("token");
+  const settle =
+    order.paymentProvider === "stripe" && sessionId
+      ? () => confirmStripeReturn(services, workspaceId, order, sessionId, origin)
+      : order.paymentProvider === "paypal" && paypalToken && paypalToken === order.checkoutReference
+        ? () => settlePayPalOrder(services, workspaceId, paypalToken, origin)
+        : null;
+  if (order.status !== "pending" || !settle) return "none";
+  const settled = await settle().catch((error: unknown) => {
+    services.logger.warn({ err: error, order: order.id }, "a return from the payment page could not be confirmed");
+    return "not_paid" as const;
+  });
+  if (["paid", "already", "refunded_late", "refunded_duplicate"].includes(settled)) return "applied";
+  // Paid but not yet confirmed by the provider (Stripe's session, a PayPal capture still clearing); a PayPal
+  // approval abandoned on its page comes back here too, and simply offers to pay again.
+  return settled === "not_paid" || settled === "capture_pending" ? "confirming" : "none";
 }

@@ -8,6 +8,7 @@ import { orderMailHandler } from "./notify.server";
 import { shopFarewell } from "./privacy.server";
 import { ORDER_MAIL_JOB, expireUnpaidOrders } from "./orders.server";
 import { cardRelease } from "./hosted-checkout.server";
+import { registerOrderHooks } from "./order-hooks.server";
 
 /** The shop: catalogue, carts, checkout, orders (ADR 030). */
 export const commerceModule = defineModule({
@@ -26,4 +27,5 @@ export const commerceModule = defineModule({
       () => purgeExpiredCarts(services.db),
     ],
   }),
+  start: (_services, contributions) => registerOrderHooks(contributions.flatMap((c) => c.orderHooks ?? [])),
 });

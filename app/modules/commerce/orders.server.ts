@@ -7,6 +7,7 @@
  * provider's event, a retry): the payment row is unique per provider reference and the order moves only from
  * pending, so applying it twice or concurrently pays once, takes the stock once and sends one e-mail.
  */
+import { orderCancelled, orderPaid } from "./order-hooks.server";
 import type { Kysely, Transaction } from "kysely";
 import type { Db } from "~db/client";
 import type { Database, OrderRow } from "~db/schema";
@@ -464,6 +465,7 @@ export function ordersOf(db: Db, workspaceId: string) {
           notice.actorUserId,
         );
         await queueMail(trx, workspaceId, { orderId, kind: "paid", eventId, origin: notice.origin });
+        await orderPaid(trx, workspaceId, { id: orderId, total: order.total }, notice.origin);
         return { applied: true, order: toOrder(await lockedOrder(trx, orderId)) };
       });
       if (done.applied) await purgeStockOf(db, workspaceId, orderId);
@@ -618,6 +620,7 @@ export function ordersOf(db: Db, workspaceId: string) {
           actor,
         );
         await queueMail(trx, workspaceId, { orderId, kind: "cancelled", eventId, origin: options.origin });
+        await orderCancelled(trx, workspaceId, orderId, options.origin);
         return toOrder(await lockedOrder(trx, orderId));
       });
       await purgeStockOf(db, workspaceId, orderId);

@@ -222,6 +222,9 @@ export async function forgetStripeEndpoint(services: Services, workspaceId: stri
  * total (one line, "Order #1001"), so Stripe charges what the checkout showed, never a sum of its own; it expires
  * with the order's hold. Its idempotency key is the order's, so a retried creation answers the same session.
  */
+/** Stripe's shortest Checkout Session life (30 minutes), with a minute to spare for the request itself. */
+const STRIPE_MIN_PAGE_MS = 31 * 60_000;
+
 export async function stripeCheckoutFor(
   services: Services,
   workspaceId: string,
@@ -257,7 +260,9 @@ export async function stripeCheckoutFor(
         payment_intent_data: { metadata: { atrium_workspace: workspaceId, atrium_order: order.id } },
         success_url: `${urls.success}${urls.success.includes("?") ? "&" : "?"}session_id={CHECKOUT_SESSION_ID}`,
         cancel_url: urls.cancel,
-        expires_at: Math.floor(expiresAt.getTime() / 1000),
+        // Stripe keeps a page open at least 30 minutes; a shorter hold (a booking's deposit) is ended sooner by
+        // the release the expiry sweep makes, which expires the session.
+        expires_at: Math.floor(Math.max(expiresAt.getTime(), now().getTime() + STRIPE_MIN_PAGE_MS) / 1000),
       },
       { idempotencyKey: `atrium-checkout-${order.id}` },
     );

@@ -114,6 +114,11 @@ export interface JobRunner {
   /** Look for work now (a job was just queued in this process). */
   wake(): void;
   /**
+   * Runs every maintenance task now, whatever the minute's rhythm (the expiry sweeps of holds and unpaid orders):
+   * for an operator's one-off run and for tests, which must reach the running server's own modules.
+   */
+  maintainNow(): Promise<void>;
+  /**
    * Stops claiming and waits up to `deadlineMs` for the jobs in hand to reach a safe point; whatever is still
    * running then is left to its lease, which another runner takes over once it expires.
    */
@@ -222,8 +227,8 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     }
   }
 
-  async function maintain() {
-    if (!maintenance.length || Date.now() - lastMaintenance < 60_000) return;
+  async function maintain(force = false) {
+    if (!maintenance.length || (!force && Date.now() - lastMaintenance < 60_000)) return;
     lastMaintenance = Date.now();
     for (const task of maintenance) {
       try {
@@ -296,6 +301,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     wake() {
       wakeUp?.();
     },
+    maintainNow: () => maintain(true),
     async stop(deadlineMs = 10_000) {
       if (!running) return;
       running = false;

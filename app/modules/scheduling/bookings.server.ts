@@ -46,7 +46,23 @@ export type BookingActor =
   | { kind: "guest"; grant: ManageGrant }
   | { kind: "operator"; userId: string | null };
 
-/** The host's bookings and live holds overlapping [from, to), as `slotsBetween` reads them. */
+/** Of these held bookings, those whose deposit page may still be paid: they keep their slot past the hold. */
+export async function heldByOpenPayment(db: Db, bookingIds: string[]): Promise<Set<string>> {
+  if (bookingIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("booking_payments")
+    .innerJoin("orders", "orders.id", "booking_payments.order_id")
+    .select("booking_payments.booking_id")
+    .where("booking_payments.booking_id", "in", bookingIds)
+    .where("orders.status", "=", "pending")
+    .execute();
+  return new Set(rows.map((r) => r.booking_id));
+}
+
+/**
+ * The host's bookings and live holds overlapping [from, to), as `slotsBetween` reads them: a hold lives until its
+ * time, or for as long as its deposit's payment page may still be paid (payments.server.ts).
+ */
 async function busyOf(db: Db, hostId: string, fromMs: number, toMs: number, nowMs: number, except?: string) {
   let q = db
     .selectFrom("bookings")
@@ -57,8 +73,15 @@ async function busyOf(db: Db, hostId: string, fromMs: number, toMs: number, nowM
     .where("end_at", ">", stored(fromMs));
   if (except) q = q.where("id", "!=", except);
   const rows = await q.execute();
+  const lapsed = rows.filter(
+    (r) => r.status === "held" && !(r.hold_expires_at !== null && Date.parse(r.hold_expires_at) > nowMs),
+  );
+  const paying = await heldByOpenPayment(
+    db,
+    lapsed.map((r) => r.id),
+  );
   return rows
-    .filter((r) => r.status !== "held" || (r.hold_expires_at !== null && Date.parse(r.hold_expires_at) > nowMs))
+    .filter((r) => !lapsed.includes(r) || paying.has(r.id))
     .map((r): Busy => ({ start: r.start_at, end: r.end_at, seats: r.seats }));
 }
 
@@ -363,6 +386,8 @@ export function bookingsOf(db: Db, workspaceId: string) {
             actorUserId: options.actorUserId ?? null,
             detail: { id, service: service.slug, start: stored(startMs), status, source: options.source },
           });
+          const by = options.source === "console" ? "operator" : options.customerId ? "customer" : "guest";
+          await enqueueBookingMail(trx, workspaceId, { bookingId: id, event: "created", origin: options.origin, by });
         },
       );
       if (!host) {
@@ -475,7 +500,13 @@ export function bookingsOf(db: Db, workspaceId: string) {
             actorUserId: actor.kind === "operator" ? actor.userId : null,
             detail: { id, from: b.start_at, to: stored(startMs), by: actor.kind },
           });
-          await enqueueBookingMail(trx, workspaceId, { bookingId: id, event: "rescheduled", origin, by: actor.kind });
+          await enqueueBookingMail(trx, workspaceId, {
+            bookingId: id,
+            event: "rescheduled",
+            origin,
+            by: actor.kind,
+            previousStart: b.start_at,
+          });
         },
         id,
       );
@@ -513,6 +544,8 @@ export function bookingsOf(db: Db, workspaceId: string) {
   };
 }
 
+class KeptForPayment extends Error {}
+
 /**
  * A hold past its time is over: its slot was already free to others from that moment; this records it and tells
  * the booker (each booking once: only a row still held is changed, in the transaction that queues its e-mail).
@@ -527,19 +560,31 @@ export async function expireBookingHolds(db: Db, origin: string): Promise<number
     .orderBy("hold_expires_at")
     .limit(500)
     .execute();
+  // One whose deposit page is open is the shop's to end: its expiry sweep closes the page, then frees the slot.
+  const paying = await heldByOpenPayment(
+    db,
+    lapsed.map((b) => b.id),
+  );
   let expired = 0;
-  for (const b of lapsed) {
-    await db.transaction().execute(async (trx) => {
-      const done = await trx
-        .updateTable("bookings")
-        .set({ status: "expired", hold_expires_at: null, updated_at: at })
-        .where("id", "=", b.id)
-        .where("status", "=", "held")
-        .executeTakeFirst();
-      if (Number(done.numUpdatedRows) === 0) return;
-      expired += 1;
-      await enqueueBookingMail(trx, b.workspace_id, { bookingId: b.id, event: "expired", origin, by: "system" });
-    });
+  for (const b of lapsed.filter((l) => !paying.has(l.id))) {
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        const done = await trx
+          .updateTable("bookings")
+          .set({ status: "expired", hold_expires_at: null, updated_at: at })
+          .where("id", "=", b.id)
+          .where("status", "=", "held")
+          .executeTakeFirst();
+        if (Number(done.numUpdatedRows) === 0) return;
+        // Its row is ours now: a payment page opened just before is seen, and the booking is left to the shop.
+        if ((await heldByOpenPayment(trx, [b.id])).size > 0) throw new KeptForPayment();
+        expired += 1;
+        await enqueueBookingMail(trx, b.workspace_id, { bookingId: b.id, event: "expired", origin, by: "system" });
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof KeptForPayment)) throw error;
+      });
   }
   return expired;
 }
