@@ -128,7 +128,7 @@ export const action = page("public", async ({ request, params, context }: Action
         context.services.jobRunner.wake();
         const headers: Record<string, string> = { ...PRIVATE };
         // A guest sees their booking at once, as the e-mailed link would show it (the cookie holds that link).
-        if (!visitor?.customer) headers["Set-Cookie"] = manageCookie(context, site.workspace.slug, manageToken);
+        if (manageToken) headers["Set-Cookie"] = manageCookie(context, site.workspace.slug, manageToken);
         return redirect(`${base}/bookings/${slug}/confirmed?${new URLSearchParams({ booking: booking.id })}`, {
           status: 303,
           headers,

@@ -40,7 +40,7 @@ export const loader = apiRoute({
           ? { kind: "customer" as const, customerId: customer.id }
           : { kind: "operator" as const, userId: null };
         const answer = await bookingAnswer(db, site.workspace.id, booking, actor);
-        return Response.json(customer ? answer : { ...answer, manageToken }, { status: 201, headers: PRIVATE });
+        return Response.json(manageToken ? { ...answer, manageToken } : answer, { status: 201, headers: PRIVATE });
       });
     },
   },

@@ -5,6 +5,7 @@
  * a 404, tickets answered from the console's inbox, guest tickets and their manage links, guest claim, and the
  * customer's data exported whole and erased.
  */
+import { hostsOf, servicesOf } from "~/modules/scheduling/services.server";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { listTables } from "../../db/client";
@@ -431,6 +432,32 @@ describe("a customer's data", () => {
     await addToCart(customer, slug, shop.small);
     await customer.post(`/${slug}/cart`, { intent: "coupon", code: "ZELDA" });
     const orderId = await buy(customer, slug, shop, { email, name: "Zelda Quartermaine" });
+    // A booking (issue 19), with what they answered: the booking names them, and so do its e-mails.
+    const host = await hostsOf(server.db, workspaceId).create(null, {
+      name: "Mia",
+      timeZone: "UTC",
+      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, start: "00:00", end: "24:00" })),
+    });
+    const service = await servicesOf(server.db, workspaceId).create(null, {
+      name: "Fitting",
+      durationMinutes: 30,
+      questions: [{ id: "size", label: "Your size?" }],
+      hostIds: [host.id],
+    });
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const booked = await customer.postJson(
+      "/api/v1/bookings",
+      {
+        service: service.slug,
+        start: `${tomorrow}T10:00:00Z`,
+        name: "Zelda Quartermaine",
+        email,
+        phone: "+44 20 7946 0000",
+        answers: { size: "3 Church Street fits" },
+      },
+      { "x-atrium-site": slug },
+    );
+    expect(booked.status).toBe(201);
     await drainJobs();
     const { id } = await server.db
       .selectFrom("customers")
@@ -444,7 +471,7 @@ describe("a customer's data", () => {
     const exported = await res.text();
     const rows = await rowsMentioning([id, email]);
     expect(rows.length).toBeGreaterThan(5);
-    expect(rows.map((r) => r.table)).toEqual(expect.arrayContaining(["orders", "carts", "coupon_uses"]));
+    expect(rows.map((r) => r.table)).toEqual(expect.arrayContaining(["orders", "carts", "coupon_uses", "bookings"]));
     for (const { table, row } of rows) {
       // Sessions are exported without their hash (the secret's digest), by their times; a coupon's use by whose.
       const key =

@@ -641,7 +641,7 @@ describe("/api/openapi.json", () => {
       components: { securitySchemes: Record<string, { name?: string }> };
     };
     expect(doc.components.securitySchemes.standardWebhooks?.name).toBe("webhook-signature");
-    for (const family of ["branding", "settings", "pages", "media", "domains", "products"]) {
+    for (const family of ["branding", "settings", "pages", "media", "domains", "products", "bookings"]) {
       const post = doc.paths[`/api/webhooks/${family}`]?.post as {
         parameters: { name: string }[];
         security: Record<string, unknown>[];

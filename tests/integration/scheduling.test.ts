@@ -10,7 +10,8 @@ import { Client, uniqueEmail } from "../helpers/client";
 import { signInCustomer } from "../helpers/customers";
 import { availableSlots, bookableBusiness, postBooking, siteHeader } from "../helpers/scheduling";
 import { startServer, type TestServer } from "../helpers/server";
-import { setTestClock } from "~/lib/clock.server";
+import { now, setTestClock } from "~/lib/clock.server";
+import { signWebhook } from "~/modules/webhooks/standard-webhooks.server";
 import { expireBookingHolds } from "~/modules/scheduling/bookings.server";
 
 let server: TestServer;
@@ -160,6 +161,79 @@ describe("availability and booking across a daylight-saving change", () => {
     const other = await business();
     const res = await book(new Client(server.url), slug, { service: other.serviceId, start: "2026-03-28T10:00:00Z" });
     expect(res.status).toBe(404);
+  });
+});
+
+describe("POST /api/webhooks/bookings", () => {
+  let sent = 0;
+  async function send(secret: string, workspaceId: string, type: string, data: unknown) {
+    const text = JSON.stringify({ type, workspace: workspaceId, data });
+    const id = `msg_bookings_${process.pid}_${++sent}`;
+    const timestamp = Math.floor(now().getTime() / 1000);
+    const res = await fetch(`${server.url}/api/webhooks/bookings`, {
+      method: "POST",
+      body: text,
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": id,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": signWebhook(secret, id, timestamp, text),
+        "atrium-workspace": workspaceId,
+      },
+    });
+    return res.status;
+  }
+
+  it("closes a day and saves a service from an integration, and the booking page shows it at once", async () => {
+    at(NOW.toISOString());
+    const { owner, slug, workspaceId, hostId, serviceSlug } = await business();
+    const created = await owner.post("/settings/webhooks", { intent: "create", family: "bookings" });
+    const secret = /data-testid="new-webhook-secret">(whsec_[^<]+)</.exec(await created.text())![1]!;
+    const page = () =>
+      new Client(server.url).get(`/${slug}/bookings/${serviceSlug}?date=2026-03-27&tz=UTC`).then((r) => r.text());
+    expect(await page()).toContain("10:00");
+
+    // A rota system closes Friday: the page (cached a moment ago) no longer offers it, nor does the API.
+    expect(
+      await send(secret, workspaceId, "bookings.availability.closed", {
+        hostId,
+        dates: [{ date: "2026-03-27", label: "Training" }],
+      }),
+    ).toBe(200);
+    expect(await page()).not.toContain("10:00");
+    const friday = await availability(slug, { from: "2026-03-27", to: "2026-03-27", timeZone: "Europe/Berlin" });
+    expect(friday.services[0]!.slots).toEqual([]);
+    // Closing again on another day keeps the first.
+    expect(
+      await send(secret, workspaceId, "bookings.availability.closed", { hostId, dates: [{ date: "2026-03-28" }] }),
+    ).toBe(200);
+    const weekend = await availability(slug, { from: "2026-03-27", to: "2026-03-29", timeZone: "Europe/Berlin" });
+    expect(weekend.services[0]!.slots.map((s) => s.start.slice(0, 10))).toEqual(Array(8).fill("2026-03-29"));
+
+    const saved = await send(secret, workspaceId, "bookings.service.saved", {
+      serviceId: null,
+      service: { name: "Sports massage", durationMinutes: 30, hostIds: [hostId] },
+    });
+    expect(saved).toBe(200);
+    expect((await new Client(server.url).get(`/${slug}/bookings/sports-massage`)).status).toBe(200);
+
+    // Another workspace's staff member is a 404 that changes nothing; a bad body is a 400.
+    const other = await business();
+    expect(
+      await send(secret, workspaceId, "bookings.availability.closed", {
+        hostId: other.hostId,
+        dates: [{ date: "2026-03-27" }],
+      }),
+    ).toBe(404);
+    expect(
+      await send(secret, workspaceId, "bookings.availability.closed", { hostId, dates: [{ date: "27/03" }] }),
+    ).toBe(400);
+    const untouched = await availability(other.slug, {
+      from: "2026-03-27",
+      to: "2026-03-27",
+      timeZone: "Europe/Berlin",
+    });
+    expect(untouched.services[0]!.slots).toHaveLength(8);
   });
 });
 

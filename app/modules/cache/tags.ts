@@ -28,6 +28,8 @@ export const TAG_KINDS = [
   "product",
   /** The shop's lists: /shop, its collections, the sitemap's products (a product added, removed, renamed). */
   "shop",
+  /** The booking pages: /bookings and each service's times (a service, someone's hours, or a booking changed). */
+  "bookings",
 ] as const;
 export type TagKind = (typeof TAG_KINDS)[number];
 
@@ -44,6 +46,7 @@ export const cacheTags = {
   media: (workspaceId: string, fileId?: string) => cacheTags.of(workspaceId, "media", fileId),
   product: (workspaceId: string, productId: string) => cacheTags.of(workspaceId, "product", productId),
   shop: (workspaceId: string) => cacheTags.of(workspaceId, "shop"),
+  bookings: (workspaceId: string) => cacheTags.of(workspaceId, "bookings"),
 };
 
 export interface ParsedTag {
@@ -78,4 +81,5 @@ export const FAMILIES_BY_TAG_KIND: Readonly<Record<TagKind | "workspace", readon
   media: ["media"],
   product: ["products"],
   shop: ["products"],
+  bookings: ["bookings"],
 };

@@ -3,7 +3,8 @@
  *
  * - **export** — everything the workspace holds about them, as JSON: the profile, sessions and sign-in
  *   requests (without their hashes), manage links, tickets with every message, contact events and messages,
- *   saved items, the e-mails sent to them or about them, and the audit trail that names them.
+ *   saved items, orders, bookings and waitlist places, the e-mails sent to them or about them, and the audit trail
+ *   that names them.
  * - **erase** — personal fields anonymised in place (the record stays, as orders need for accounting, but names
  *   no one; so do their orders, which keep amounts, lines and the country taxed), and what is only personal
  *   deleted: sessions, challenges, links, tickets, contact messages, saved items, carts and the outbox's copies
@@ -51,6 +52,8 @@ export async function exportCustomer(db: Db, workspaceId: string, customerId: st
     carts,
     couponUses,
     apiKeys,
+    bookings,
+    waitlist,
   ] = await Promise.all([
     db
       .selectFrom("customer_sessions")
@@ -170,6 +173,40 @@ export async function exportCustomer(db: Db, workspaceId: string, customerId: st
       .where("workspace_id", "=", workspaceId)
       .where("caller", "=", `customer:${customerId}`)
       .execute(),
+    // Bookings (issue 19): theirs by account or by the address they booked with as a guest, with their answers.
+    db
+      .selectFrom("bookings as b")
+      .innerJoin("booking_services as s", "s.id", "b.service_id")
+      .select([
+        "b.id",
+        "s.name as service",
+        "b.status",
+        "b.start_at",
+        "b.end_at",
+        "b.seats",
+        "b.name",
+        "b.email",
+        "b.phone",
+        "b.answers",
+        "b.notes",
+        "b.visitor_time_zone",
+        "b.price",
+        "b.deposit",
+        "b.amount_paid",
+        "b.currency",
+        "b.cancel_reason",
+        "b.created_at",
+      ])
+      .where("b.workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("b.customer_id", "=", customerId), eb("b.email", "=", email)]))
+      .orderBy("b.start_at")
+      .execute(),
+    db
+      .selectFrom("booking_waitlist")
+      .select(["service_id", "start_at", "name", "email", "status", "created_at"])
+      .where("workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
+      .execute(),
   ]);
 
   return {
@@ -186,6 +223,8 @@ export async function exportCustomer(db: Db, workspaceId: string, customerId: st
     orders: orders.map((o) => ({ ...o, lines: orderLines.filter((l) => l.order_id === o.id) })),
     carts,
     couponUses,
+    bookings: bookings.map((b) => ({ ...b, answers: JSON.parse(b.answers) as Record<string, string> })),
+    waitlist,
     apiRequests: apiKeys,
     emailsSent: mail,
     auditTrail: audit,
@@ -295,6 +334,35 @@ export async function eraseCustomer(db: Db, workspaceId: string, customerId: str
     }
     await trx
       .deleteFrom("carts")
+      .where("workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
+      .execute();
+    // Bookings stay for the calendar and the books (when, what, what was paid) but no longer name anyone, nor keep
+    // what they answered or wrote; their places on waitlists go.
+    const bookings = await trx
+      .selectFrom("bookings")
+      .select("id")
+      .where("workspace_id", "=", workspaceId)
+      .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
+      .execute();
+    for (const booking of bookings) {
+      await trx
+        .updateTable("bookings")
+        .set({
+          name: "",
+          email: `erased-${booking.id.toLowerCase()}@invalid`,
+          phone: "",
+          answers: "{}",
+          notes: "",
+          cancel_reason: "",
+          updated_at: at,
+        })
+        .where("workspace_id", "=", workspaceId)
+        .where("id", "=", booking.id)
+        .execute();
+    }
+    await trx
+      .deleteFrom("booking_waitlist")
       .where("workspace_id", "=", workspaceId)
       .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
       .execute();

@@ -7,7 +7,7 @@ describe("refreshersOf", () => {
     for (const kind of [...TAG_KINDS, "workspace"] as const) {
       expect(CONSOLE_PAGES_BY_TAG_KIND[kind].length, kind).toBeGreaterThan(0);
       for (const page of CONSOLE_PAGES_BY_TAG_KIND[kind])
-        expect(page.path, kind).toMatch(/^\/(settings|website|discovery|shop)/);
+        expect(page.path, kind).toMatch(/^\/(settings|website|discovery|shop|scheduling)/);
     }
     const [branding] = refreshersOf([cacheTags.branding("w1")]);
     expect(branding).toMatchObject({

@@ -32,6 +32,11 @@ export const CONSOLE_PAGES_BY_TAG_KIND: Readonly<Record<TagKind | "workspace", r
   media: [{ path: "/website/media", label: "Media" }],
   product: [{ path: "/shop", label: "Shop (the product's editor)" }],
   shop: [{ path: "/shop", label: "Shop (products added, removed, renamed; collections)" }],
+  bookings: [
+    { path: "/scheduling/services", label: "Scheduling: services" },
+    { path: "/scheduling/availability", label: "Scheduling: hours and days off" },
+    { path: "/scheduling", label: "Scheduling: bookings made, moved or cancelled" },
+  ],
 };
 
 /** A tag's kind in words, for a person: "Branding", "Navigation", "Page" … */
@@ -46,6 +51,7 @@ export const TAG_KIND_LABELS: Readonly<Record<TagKind | "workspace", string>> = 
   media: "Media",
   product: "Product",
   shop: "The shop's lists",
+  bookings: "The booking pages",
 };
 
 export interface TagRefresher {

@@ -9,6 +9,8 @@
  * in turn. Refusals say why: a time in the past, inside the notice, past the window or off the grid is a 400 on
  * `start`; a time just taken is a 409 with the next free ones.
  */
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { Temporal } from "temporal-polyfill";
 import type { BookingRow } from "~db/schema/scheduling";
 import type { Db } from "~db/client";
@@ -166,7 +168,7 @@ export function minutesText(minutes: number): string {
 /** Why a time cannot be booked at all (taken or not): the 400 on `start`, or nothing when it is on offer. */
 function refusal(service: BookingService, hosts: BookingHost[], startMs: number, at: Temporal.Instant, open: boolean) {
   const message = (() => {
-    if (startMs <= at.epochMilliseconds) return "That time has passed: choose a later one";
+    if (startMs < at.epochMilliseconds) return "That time has passed: choose a later one";
     if (startMs < at.epochMilliseconds + service.noticeMinutes * 60_000) {
       return `Book at least ${minutesText(service.noticeMinutes)} ahead`;
     }
@@ -222,7 +224,7 @@ export function bookingsOf(db: Db, workspaceId: string) {
     except?: string,
   ): Promise<BookingHost | null> {
     for (const host of candidates) {
-      const placed = await db.transaction().execute(async (trx) => {
+      const placed = await writeAndPurge(db, async (trx, purge) => {
         await trx
           .updateTable("booking_hosts")
           .set((eb) => ({ lock_seq: eb("lock_seq", "+", 1) }))
@@ -233,6 +235,7 @@ export function bookingsOf(db: Db, workspaceId: string) {
         const slot = slots.find((s) => Date.parse(s.start) === startMs);
         if (!slot || slot.seatsLeft < seats) return false;
         await write(trx, host, Date.parse(slot.end));
+        purge(cacheTags.bookings(workspaceId));
         return true;
       });
       if (placed) return host;
@@ -316,7 +319,7 @@ export function bookingsOf(db: Db, workspaceId: string) {
         origin: string;
         actorUserId?: string | null;
       },
-    ): Promise<{ booking: BookingRow; manageToken: string }> {
+    ): Promise<{ booking: BookingRow; manageToken: string | null }> {
       const v = parseInput(BookingInput, input);
       const service = await services.bookable(v.service);
       const profile = await profileOf(db, workspaceId).get();
@@ -396,15 +399,18 @@ export function bookingsOf(db: Db, workspaceId: string) {
           await nextFree(service, startMs, v.seats, at),
         );
       }
-      // The link in the confirmation lets the booker see, move or cancel it without an account, until a week after.
+      // A guest's key to see, move or cancel it without an account, until a week after it starts (a customer's
+      // booking is in their portal).
       const days = Math.min(400, Math.ceil((startMs - at.epochMilliseconds) / DAY_MS) + 7);
-      const manageToken = await issueManageToken(db, workspaceId, {
-        subjectType: "booking",
-        subjectId: id,
-        actions: ["view", "cancel", "reschedule"],
-        email: v.email,
-        days,
-      });
+      const manageToken = options.customerId
+        ? null
+        : await issueManageToken(db, workspaceId, {
+            subjectType: "booking",
+            subjectId: id,
+            actions: ["view", "cancel", "reschedule"],
+            email: v.email,
+            days,
+          });
       return { booking: await row(id), manageToken };
     },
 
@@ -437,7 +443,8 @@ export function bookingsOf(db: Db, workspaceId: string) {
         );
       }
       const at = isoNow();
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.bookings(workspaceId));
         // Only an active booking is cancelled: a second click, or one racing an expiry, changes nothing.
         const done = await trx
           .updateTable("bookings")
@@ -567,24 +574,22 @@ export async function expireBookingHolds(db: Db, origin: string): Promise<number
   );
   let expired = 0;
   for (const b of lapsed.filter((l) => !paying.has(l.id))) {
-    await db
-      .transaction()
-      .execute(async (trx) => {
-        const done = await trx
-          .updateTable("bookings")
-          .set({ status: "expired", hold_expires_at: null, updated_at: at })
-          .where("id", "=", b.id)
-          .where("status", "=", "held")
-          .executeTakeFirst();
-        if (Number(done.numUpdatedRows) === 0) return;
-        // Its row is ours now: a payment page opened just before is seen, and the booking is left to the shop.
-        if ((await heldByOpenPayment(trx, [b.id])).size > 0) throw new KeptForPayment();
-        expired += 1;
-        await enqueueBookingMail(trx, b.workspace_id, { bookingId: b.id, event: "expired", origin, by: "system" });
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof KeptForPayment)) throw error;
-      });
+    await writeAndPurge(db, async (trx, purge) => {
+      const done = await trx
+        .updateTable("bookings")
+        .set({ status: "expired", hold_expires_at: null, updated_at: at })
+        .where("id", "=", b.id)
+        .where("status", "=", "held")
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) === 0) return;
+      // Its row is ours now: a payment page opened just before is seen, and the booking is left to the shop.
+      if ((await heldByOpenPayment(trx, [b.id])).size > 0) throw new KeptForPayment();
+      expired += 1;
+      purge(cacheTags.bookings(b.workspace_id));
+      await enqueueBookingMail(trx, b.workspace_id, { bookingId: b.id, event: "expired", origin, by: "system" });
+    }).catch((error: unknown) => {
+      if (!(error instanceof KeptForPayment)) throw error;
+    });
   }
   return expired;
 }

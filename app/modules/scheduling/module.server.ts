@@ -1,6 +1,7 @@
 import { defineModule } from "~/lib/module";
 import { expireBookingHolds } from "./bookings.server";
 import { bookingOrderHooks } from "./payments.server";
+import { bookingsEvents } from "./events.server";
 import { purgePastWaitlist } from "./waitlist.server";
 import { BOOKING_MAIL_JOB, BOOKING_REMINDER_JOB, bookingMailHandler, bookingReminderHandler } from "./notify.server";
 
@@ -10,6 +11,7 @@ export const schedulingModule = defineModule({
   contributes: (services) => ({
     // Deposits and balances are shop orders: paying one confirms its booking, releasing one frees the slot.
     orderHooks: [bookingOrderHooks],
+    eventFamilies: [bookingsEvents],
     jobs: {
       [BOOKING_MAIL_JOB]: bookingMailHandler(services),
       [BOOKING_REMINDER_JOB]: bookingReminderHandler(services),

@@ -177,7 +177,8 @@ async function contextOf(
     .where("workspace_id", "=", workspaceId)
     .where("id", "=", bookingId)
     .executeTakeFirst();
-  if (!booking || !booking.email) return undefined;
+  // Erased (privacy.server.ts): a guest's booking keeps no address, only an `…@invalid` placeholder.
+  if (!booking || !booking.email || booking.email.endsWith("@invalid")) return undefined;
   let wantsReminders = true;
   if (booking.customer_id) {
     const customer = await db
@@ -222,8 +223,14 @@ async function contextOf(
   };
 }
 
-/** A new manage link for the booking, valid until a week after it starts. */
+/**
+ * Where the e-mail sends the booker to see, move or cancel it: a signed-in customer's booking is in their portal
+ * (they sign in); a guest's gets a new manage link, valid until a week after it starts.
+ */
 async function manageLink(db: Db, c: MailContext): Promise<string> {
+  if (c.booking.customer_id) {
+    return `${c.site.origin}${c.site.base}/account/my-bookings?booking=${encodeURIComponent(c.booking.id)}`;
+  }
   const days = Math.max(7, Math.min(400, Math.ceil((Date.parse(c.booking.start_at) - now().getTime()) / DAY_MS) + 7));
   const token = await issueManageToken(db, c.workspace.id, {
     subjectType: "booking",

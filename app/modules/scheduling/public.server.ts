@@ -19,6 +19,7 @@ import { grantOfToken, type ManageGrant } from "~/modules/customers/manage-token
 import { readCustomerSession } from "~/modules/customers/sessions.server";
 import type { Customer } from "~/modules/customers/customers.server";
 import { siteFrameTags } from "~/modules/sites/page-cache";
+import { cacheTags } from "~/modules/cache/tags";
 import { profileOf } from "~/modules/sites/profile.server";
 import { isTimeZone, type BookingStatus } from "./api";
 import { bookingsOf, minutesText, type BookingActor } from "./bookings.server";
@@ -27,10 +28,12 @@ import { openBookingCheckout, settleBookingReturn } from "./payments.server";
 import { publicService } from "./views.server";
 
 /**
- * How long a booking page may be served from a cache. Its times change with every booking anywhere (the API,
- * the console, another visitor), and no booking purges a page: so the answer lives half a minute, long enough to
- * absorb a burst of visitors, short enough that a time taken elsewhere disappears quickly. A visitor who still
- * picks a time just taken gets the 409's next free times on the form, never a double booking.
+ * How long a booking page may be served from a cache. Every write that changes its times (a booking made, moved,
+ * cancelled or expired; a service or someone's hours saved) purges its `bookings` tag; but times also leave the
+ * page as the clock moves into their notice, and a deposit order released by the shop's sweep frees its slot
+ * without a purge. So the answer lives half a minute at most: long enough to absorb a burst of visitors, short
+ * enough that the clock's changes show soon. A visitor who still picks a time just taken gets the 409's next
+ * free times on the form, never a double booking.
  */
 export const BOOKING_PAGE_SECONDS = 30;
 const BOOKING_CACHE_CONTROL = `public, max-age=0, must-revalidate, s-maxage=${BOOKING_PAGE_SECONDS}, stale-while-revalidate=${BOOKING_PAGE_SECONDS}`;
@@ -38,7 +41,7 @@ const BOOKING_CACHE_CONTROL = `public, max-age=0, must-revalidate, s-maxage=${BO
 /** A booking page's own cache headers: the site's frame tags, kept by this process for 30 seconds. */
 export function bookingPageCacheHeaders(workspaceId: string, varyQuery: string[]): Record<string, string> {
   return publicCacheHeaders({
-    tags: siteFrameTags(workspaceId),
+    tags: [...siteFrameTags(workspaceId), cacheTags.bookings(workspaceId)],
     until: new Date(now().getTime() + BOOKING_PAGE_SECONDS * 1000),
     varyQuery,
   });

@@ -2,6 +2,8 @@
  * Bookable services and the hosts who deliver them (issue 19, ADR 036), workspace-scoped: the console, the
  * editor API, the public pages and the customer API all go through these functions.
  */
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import type { BookingHostRow, BookingServiceRow } from "~db/schema/scheduling";
 import type { Db } from "~db/client";
 import { isoNow } from "~/lib/clock.server";
@@ -143,7 +145,8 @@ export function hostsOf(db: Db, workspaceId: string) {
       await this.assertMember(v.userId ?? null);
       const at = isoNow();
       const id = newId();
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.bookings(workspaceId));
         await trx
           .insertInto("booking_hosts")
           .values({
@@ -176,7 +179,8 @@ export function hostsOf(db: Db, workspaceId: string) {
       const v = parseInput(HostInput, input);
       await this.get(id);
       await this.assertMember(v.userId ?? null);
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.bookings(workspaceId));
         await trx
           .updateTable("booking_hosts")
           .set({
@@ -198,6 +202,29 @@ export function hostsOf(db: Db, workspaceId: string) {
         });
       });
       return this.get(id);
+    },
+
+    /** Closes a host on these dates (no hours), replacing any exception already on them and keeping the rest. */
+    async close(
+      actorUserId: string | null,
+      id: string,
+      dates: { date: string; label?: string }[],
+    ): Promise<BookingHost> {
+      const host = await this.get(id);
+      const closing = new Map(dates.map((d) => [d.date, { date: d.date, ranges: [], label: d.label ?? "" }]));
+      const kept = host.overrides.filter((o) => !closing.has(o.date));
+      return this.update(actorUserId, id, {
+        name: host.name,
+        kind: host.kind,
+        userId: host.userId,
+        timeZone: host.timeZone,
+        weekly: host.weekly,
+        overrides: [...kept, ...closing.values()].map((o) => ({
+          date: o.date,
+          ranges: o.ranges,
+          label: o.label ?? "",
+        })),
+      });
     },
 
     async assertMember(userId: string | null): Promise<void> {
@@ -297,7 +324,8 @@ export function servicesOf(db: Db, workspaceId: string) {
       const { currency } = await profileOf(db, workspaceId).get();
       const id = newId();
       const at = isoNow();
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.bookings(workspaceId));
         await trx
           .insertInto("booking_services")
           .values({ id, workspace_id: workspaceId, slug, ...columnsOf(v), currency, created_at: at, updated_at: at })
@@ -320,7 +348,8 @@ export function servicesOf(db: Db, workspaceId: string) {
       const v = parseInput(ServiceInput, input);
       const hostIds = await validHosts(v.hostIds);
       const slug = await uniqueSlug(v.slug ?? existing.slug, id);
-      await db.transaction().execute(async (trx) => {
+      await writeAndPurge(db, async (trx, purge) => {
+        purge(cacheTags.bookings(workspaceId));
         await trx
           .updateTable("booking_services")
           .set({ slug, ...columnsOf(v), updated_at: isoNow() })
