@@ -94,6 +94,32 @@ const SHOP_TARGETS = [
 ];
 const SHOP_ENV = { CUSTOMER_API_PER_ADDRESS_PER_MINUTE: "100000000" };
 
+/** The 14 days the availability target asks for: from tomorrow (UTC), so the clock never trims its first day. */
+const BENCH_DAYS = (() => {
+  const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  return { from: day(1), to: day(14) };
+})();
+
+/**
+ * Issue 19's target: `GET /api/v1/bookings/services` for one service over 14 days with 200 bookings on it
+ * (inserted before the load, as visitors would have made them): the service, its staff member's weekly hours and
+ * the 200 bookings read, and every slot of the 14 days computed through the Temporal polyfill against them. Goal:
+ * at least 0.5× the bare Remix resource route. The customer API's limiter stays on, raised for the run.
+ */
+const BOOKING_TARGETS = [
+  {
+    name: "booking times, 14 days of one service with 200 bookings",
+    path: `/api/v1/bookings/services?service=bench-appointment&from=${BENCH_DAYS.from}&to=${BENCH_DAYS.to}&timeZone=UTC`,
+    like: "route",
+    goal: { like: "route", ratio: 0.5 },
+    headers: async (server) => {
+      benchBookings(server, 200);
+      return { "x-atrium-site": "harbor-bakery" };
+    },
+    expect: [/"slug":"bench-appointment"/, /"seatsLeft":1/],
+  },
+];
+
 const TARGETS = [
   // Atrium's counterpart of the reference's /api/live: what Atrium's own pipeline costs on top of bare Remix.
   // Goal (issue 15): at least 0.8× the bare Remix route.
@@ -152,6 +178,7 @@ const TARGETS = [
   },
   // Before the custom-domain target, which moves the demo site (and its shop) to its domain.
   ...SHOP_TARGETS,
+  ...BOOKING_TARGETS,
   // Issue 14's target: the same page served at the root of the site's verified custom domain (a `Host` header;
   // the row is inserted before the load): host routing (one registry read, the path rewrite) and the page's
   // links under the domain's link base. The preflight checks it is that page, on the domain.
@@ -311,6 +338,60 @@ function benchCart({ databaseUrl }) {
       shippingRateId: rate.id,
     });
     return () => ({ headers: { "content-type": "application/json", "x-atrium-site": "harbor-bakery" }, body });
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A bookable 30-minute appointment in the demo site, its staff member open round the clock, and `count` confirmed
+ * bookings spread over the target's 14 days (one every other half hour from the first day on), for the
+ * availability target. Once per database: the warm-up and the measured pass share it.
+ */
+function benchBookings({ databaseUrl }, count) {
+  const db = new Database(databaseUrl.replace(/^file:/, ""));
+  try {
+    const { id } = db.prepare("select id from workspaces where slug = ?").get("harbor-bakery");
+    if (db.prepare("select 1 from booking_services where workspace_id = ? and slug = ?").get(id, "bench-appointment"))
+      return;
+    const now = new Date().toISOString();
+    const weekly = JSON.stringify([1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, start: "00:00", end: "24:00" })));
+    db.transaction(() => {
+      db.prepare(
+        `insert into booking_hosts (id, workspace_id, kind, name, user_id, time_zone, weekly, overrides, lock_seq,
+           feed_token_hash, status, created_at, updated_at)
+         values ('BENCHHOST', ?, 'staff', 'Bench', null, 'Europe/London', ?, '[]', 0, null, 'active', ?, ?)`,
+      ).run(id, weekly, now, now);
+      db.prepare(
+        `insert into booking_services (id, workspace_id, slug, name, description, duration_minutes, interval_minutes,
+           buffer_before_minutes, buffer_after_minutes, notice_minutes, window_days, capacity, price, deposit,
+           currency, location_kind, location_detail, questions, cancel_notice_minutes, reschedule_notice_minutes,
+           requires_approval, hold_minutes, reminder_hours, follow_up_hours, status, created_at, updated_at)
+         values ('BENCHSERVICE', ?, 'bench-appointment', 'Bench appointment', '', 30, 30, 0, 0, 0, 60, 1, 0, 0,
+           'GBP', 'phone', '', '[]', 0, 0, 0, 5, 0, 0, 'active', ?, ?)`,
+      ).run(id, now, now);
+      db.prepare("insert into booking_service_hosts (service_id, host_id) values ('BENCHSERVICE', 'BENCHHOST')").run();
+      const insert = db.prepare(
+        `insert into bookings (id, workspace_id, service_id, host_id, customer_id, status, start_at, end_at, seats,
+           name, email, phone, answers, visitor_time_zone, notes, price, deposit, currency, amount_paid,
+           hold_expires_at, source, cancelled_at, cancelled_by, cancel_reason, reminder_sent_at, follow_up_sent_at,
+           created_at, updated_at)
+         values (?, ?, 'BENCHSERVICE', 'BENCHHOST', null, 'confirmed', ?, ?, 1, 'Bench', 'bench@example.test', '',
+           '{}', 'UTC', '', 0, 0, 'GBP', 0, null, 'api', null, null, '', null, null, ?, ?)`,
+      );
+      const first = Date.parse(`${BENCH_DAYS.from}T00:00:00Z`);
+      for (let n = 0; n < count; n += 1) {
+        const start = first + n * 60 * 60_000;
+        insert.run(
+          `BENCHBOOKING${String(n).padStart(4, "0")}`,
+          id,
+          new Date(start).toISOString(),
+          new Date(start + 30 * 60_000).toISOString(),
+          now,
+          now,
+        );
+      }
+    })();
   } finally {
     db.close();
   }
@@ -1171,6 +1252,7 @@ finish: about one slow step (${slowMs} ms here), not the whole backlog. Regenera
 
 const ROUTES_HEADING = "## Route table size";
 const SHOP_HEADING = "## Shop (issue 17)";
+const BOOKINGS_HEADING = "## Bookings (issue 19)";
 
 /**
  * The shop's two targets with the three baselines measured in the same run, as their own section (a full run
@@ -1226,6 +1308,63 @@ Goals (issue 17):
 ${goals}
 
 Regenerate this section alone with \`BENCH_ONLY=shop npm run bench\`.
+`;
+}
+
+/**
+ * The availability target with the three baselines measured in the same run, as its own section (a full run also
+ * has it in the main table). `BENCH_ONLY=bookings npm run bench`.
+ */
+async function measureBookings(options) {
+  prepareReference();
+  options.busyBefore = await cpuBusyPercent(1_000);
+  const results = [];
+  const nodeHttp = await startReference("node-http.mjs", BASELINES.nodeHttp.path);
+  try {
+    results.push(await measure(BASELINES.nodeHttp, nodeHttp, options));
+  } finally {
+    await stopChild(nodeHttp.child);
+  }
+  const bareRemix = await startReference("server.mjs", BASELINES.route.path);
+  try {
+    results.push(await measure(BASELINES.route, bareRemix, options));
+  } finally {
+    await stopChild(bareRemix.child);
+  }
+  const atrium = await startAtrium(SHOP_ENV);
+  try {
+    for (const target of BOOKING_TARGETS) results.push(await measure(target, atrium, options));
+  } finally {
+    await stopChild(atrium.child);
+  }
+  const failed = results.filter((r) => r.problems.length > 0);
+  if (failed.length > 0) {
+    throw new Error(
+      `The measured pass was not clean:\n${failed.map((r) => `- ${r.name}: ${r.problems.join("; ")}`).join("\n")}`,
+    );
+  }
+  const table = resultsTable(results);
+  console.log(`\n${table}\n`);
+  const goals = goalLines(results);
+  console.log(goals);
+  return `${BOOKINGS_HEADING}
+
+- Date: ${new Date().toISOString()}
+- CPU busy just before the run: ${options.busyBefore.toFixed(0)} %
+- Load: autocannon, ${options.connections} connections, ${options.duration} s per target after a ${options.warmup} s warm-up;
+  the baselines measured moments before, in the same run. The target asks one service's free times over 14 days
+  (${BENCH_DAYS.from} to ${BENCH_DAYS.to}, 672 half-hour slots) with 200 confirmed bookings on them: every request
+  reads the service, its staff member's hours and the bookings, and computes each slot through the Temporal
+  polyfill (no cache: the answer is \`private, no-store\`). The customer API's limiter is on, its per-address
+  allowance raised for the run.
+
+${table}
+
+Goals (issue 19):
+
+${goals}
+
+Regenerate this section alone with \`BENCH_ONLY=bookings npm run bench\`.
 `;
 }
 
@@ -1353,8 +1492,13 @@ async function main() {
   }
 
   const only = process.env.BENCH_ONLY ?? "";
-  if (only && only !== "fairness" && only !== "mixed" && only !== "routes" && only !== "shop") {
-    throw new Error(`BENCH_ONLY must be "fairness", "mixed", "routes", "shop" or empty, got "${only}"`);
+  if (only && !["fairness", "mixed", "routes", "shop", "bookings"].includes(only)) {
+    throw new Error(`BENCH_ONLY must be "fairness", "mixed", "routes", "shop", "bookings" or empty, got "${only}"`);
+  }
+  if (only === "bookings") {
+    writeSection(BOOKINGS_HEADING, await measureBookings(options));
+    console.log("Wrote the bookings section of bench/RESULTS.md");
+    return;
   }
   if (only === "shop") {
     writeSection(SHOP_HEADING, await measureShop(options));

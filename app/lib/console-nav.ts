@@ -64,6 +64,15 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
     ],
   },
   {
+    label: "Scheduling",
+    entries: [
+      { label: "Calendar", to: "/scheduling", end: true, scope: "workspace" },
+      { label: "Bookings", to: "/scheduling/bookings", scope: "workspace" },
+      { label: "Services", to: "/scheduling/services", scope: "workspace" },
+      { label: "Availability", to: "/scheduling/availability", scope: "workspace" },
+    ],
+  },
+  {
     label: "Automation",
     entries: [{ label: "SOPs", to: "/settings/sops", scope: "workspace" }],
   },

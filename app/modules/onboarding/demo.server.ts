@@ -9,6 +9,7 @@ import type { Env } from "~/lib/env.server";
 import { createUser, findCredentials } from "~/modules/accounts/users.server";
 import { verifyPassword } from "~/modules/auth/password.server";
 import { seedDemoShop } from "~/modules/commerce/demo.server";
+import { seedDemoScheduling } from "~/modules/scheduling/demo.server";
 import { seedDemoCustomers } from "~/modules/customers/demo.server";
 import { seedDemoMedia } from "~/modules/files/demo.server";
 import { seedDemoBrand } from "~/modules/sites/demo-brand.server";
@@ -44,6 +45,8 @@ export async function seedDemo(db: Db, env?: Env): Promise<boolean> {
   await seedDemoCustomers(db, workspace.id, user.id, origin.replace(/\/$/, ""));
   // Its shop: products, delivery, taxes, payments and one order waiting to be paid.
   await seedDemoShop(db, workspace.id, user.id, media, origin.replace(/\/$/, ""));
+  // Its bookings: a consultation and a Saturday class, with two consultations on the calendar.
+  await seedDemoScheduling(db, workspace.id, user.id, origin.replace(/\/$/, ""));
   return true;
 }
 
