@@ -5,7 +5,7 @@ import { apiRoute } from "~/lib/routes.server";
 import { requireSite } from "~/modules/access/customer.server";
 import { AvailabilityOutput, AvailabilityQuery } from "~/modules/scheduling/api";
 import { bookingsOf } from "~/modules/scheduling/bookings.server";
-import { publicService } from "~/modules/scheduling/views.server";
+import { availabilityBody } from "~/modules/scheduling/views.server";
 
 export const loader = apiRoute({
   caller: "customer",
@@ -20,12 +20,13 @@ export const loader = apiRoute({
     handle: async ({ request, context }) => {
       const site = await requireSite(request, context);
       const query = Object.fromEntries(new URL(request.url).searchParams);
-      const { found, ...range } = await bookingsOf(context.services.db, site.workspace.id).availability(query);
-      return Response.json(
-        { ...range, services: found.map((f) => publicService(f.service, f.slots)) },
-        // Times change with every booking and with the clock: never stored by a shared cache.
-        { headers: { "Cache-Control": "private, no-store" } },
-      );
+      const { found, ...range } = await bookingsOf(context.services.db, site.workspace.id).availability(query, {
+        remember: context.services.pageCache.remember,
+      });
+      // Times change with every booking and with the clock: never stored by a shared cache.
+      return new Response(availabilityBody(range, found), {
+        headers: { "Content-Type": "application/json", "Cache-Control": "private, no-store" },
+      });
     },
   },
 });

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client, uniqueEmail } from "../helpers/client";
 import { signInCustomer } from "../helpers/customers";
 import { availableSlots, bookableBusiness, postBooking, siteHeader } from "../helpers/scheduling";
+import { consoleTrigger, createSop, trigger, waitForRun } from "../helpers/sops";
 import { startServer, type TestServer } from "../helpers/server";
 import { now, setTestClock } from "~/lib/clock.server";
 import { signWebhook } from "~/modules/webhooks/standard-webhooks.server";
@@ -234,6 +235,62 @@ describe("POST /api/webhooks/bookings", () => {
       timeZone: "Europe/Berlin",
     });
     expect(untouched.services[0]!.slots).toHaveLength(8);
+  });
+});
+
+describe("the update_booking SOP step", () => {
+  it("confirms a booking waiting for approval from a signed trigger, once however often it runs", async () => {
+    at(NOW.toISOString());
+    const { owner, slug, serviceSlug, workspaceId } = await business({ requiresApproval: true });
+    const pending = (await (
+      await book(new Client(server.url), slug, { service: serviceSlug, start: "2026-03-27T10:00:00Z" })
+    ).json()) as Booking;
+    expect(pending.status).toBe("pending");
+    const sopId = await createSop(owner, {
+      name: "Confirm from the front desk",
+      slug: `confirm-${process.pid}-${workspaceId.slice(-6).toLowerCase()}`,
+      steps: [{ type: "update_booking", booking: "{{input.bookingId}}", action: "confirm" }],
+    });
+    const secret = await consoleTrigger(owner, sopId);
+    const run = async (input: unknown) => {
+      const res = await trigger(server.url, sopId, secret, input, { timestamp: Math.floor(now().getTime() / 1000) });
+      expect(res.status).toBe(202);
+      return waitForRun(owner, ((await res.json()) as { statusUrl: string }).statusUrl);
+    };
+
+    const first = await run({ bookingId: pending.id });
+    expect(first.status, JSON.stringify(first)).toBe("succeeded");
+    expect(first.steps[0]!.output).toEqual({ bookingId: pending.id, action: "confirm", status: "confirmed" });
+    const row = await server.db
+      .selectFrom("bookings")
+      .selectAll()
+      .where("id", "=", pending.id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe("confirmed");
+    // Delivered again (runs are at least once): nothing left to do, and no second e-mail.
+    expect((await run({ bookingId: pending.id })).status).toBe("succeeded");
+    const mails = await server.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("kind", "=", "scheduling.booking-mail")
+      .where("payload", "like", `%${pending.id}%"confirmed"%`)
+      .execute();
+    expect(mails).toHaveLength(1);
+
+    // Another workspace's booking is not this SOP's to touch: the run fails and that booking stays pending.
+    const other = await business({ requiresApproval: true });
+    const theirs = (await (
+      await book(new Client(server.url), other.slug, { service: other.serviceSlug, start: "2026-03-27T10:00:00Z" })
+    ).json()) as Booking;
+    const refused = await run({ bookingId: theirs.id });
+    expect(refused.status).toBe("failed");
+    expect(JSON.stringify(refused.steps[0])).toContain(`No booking ${theirs.id} in this workspace`);
+    const untouched = await server.db
+      .selectFrom("bookings")
+      .select("status")
+      .where("id", "=", theirs.id)
+      .executeTakeFirstOrThrow();
+    expect(untouched.status).toBe("pending");
   });
 });
 

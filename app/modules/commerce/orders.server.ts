@@ -16,7 +16,7 @@ import { isoNow } from "~/lib/clock.server";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
-import { purgeTags } from "~/modules/cache/purge.server";
+import { purgeTags, writeAndPurge } from "~/modules/cache/purge.server";
 import { cacheTags } from "~/modules/cache/tags";
 import { enqueueJob } from "~/modules/jobs/jobs.server";
 import type { Address } from "./cart.server";
@@ -424,7 +424,8 @@ export function ordersOf(db: Db, workspaceId: string) {
 
     /** Applies a payment to an order: once, however often or concurrently it is told (see the file's note). */
     async finalisePayment(orderId: string, notice: PaymentNotice): Promise<Finalised> {
-      const done = await db.transaction().execute(async (trx): Promise<Finalised> => {
+      // Through writeAndPurge, so what the order hooks change (a booking's slot) purges its pages once it commits.
+      const done = await writeAndPurge(db, async (trx): Promise<Finalised> => {
         const order = await lockedOrder(trx, orderId);
         if (notice.currency !== order.currency)
           throw invalid(`This order is in ${order.currency}, not ${notice.currency}`);
@@ -565,7 +566,7 @@ export function ordersOf(db: Db, workspaceId: string) {
       by: { userId: string } | { customer: true } | { system: "expired" },
       options: { reason?: string; restock?: boolean; origin: string; refundReference?: string; from?: OrderStatus },
     ): Promise<Order> {
-      const cancelled = await db.transaction().execute(async (trx) => {
+      const cancelled = await writeAndPurge(db, async (trx) => {
         const order = await lockedOrder(trx, orderId);
         // A customer or the expiry sweep cancels only what is unpaid, and the console what it saw: an order paid
         // meanwhile (its provider's payment landing while its page was being closed) is never cancelled as if

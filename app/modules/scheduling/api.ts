@@ -27,13 +27,21 @@ export const MAX_RANGE_DAYS = 31;
 
 /** Whether the runtime knows an IANA zone (aliases such as `Asia/Calcutta` included, as browsers report them). */
 export function isTimeZone(value: string): boolean {
+  const known = zoneChecks.get(value);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
     new Intl.DateTimeFormat("en", { timeZone: value });
-    return value.length > 0;
+    valid = value.length > 0;
   } catch {
-    return false;
+    valid = false;
   }
+  // Making a formatter costs a fraction of a millisecond, asked on every availability request: remembered, for the
+  // few hundred zones there are (a cap keeps made-up names from filling memory).
+  if (zoneChecks.size < 2000) zoneChecks.set(value, valid);
+  return valid;
 }
+const zoneChecks = new Map<string, boolean>();
 
 export const TimeZone = z.string().trim().max(64).refine(isTimeZone, "Use an IANA time zone, such as Europe/Berlin");
 

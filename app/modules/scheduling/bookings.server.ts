@@ -10,6 +10,7 @@
  * `start`; a time just taken is a 409 with the next free ones.
  */
 import { writeAndPurge } from "~/modules/cache/purge.server";
+import type { TaggedMemo } from "~/modules/cache/memo.server";
 import { cacheTags } from "~/modules/cache/tags";
 import { Temporal } from "temporal-polyfill";
 import type { BookingRow } from "~db/schema/scheduling";
@@ -34,6 +35,8 @@ import { hostsOf, rulesOf, servicesOf, type BookingHost, type BookingService } f
 import { resolveLocal, slotsBetween, type Busy, type Slot } from "./slots";
 
 const DAY_MS = 86_400_000;
+/** The longest an availability answer is remembered (see `availability`). */
+const AVAILABILITY_MEMO_MS = 30_000;
 /** Stored instants are `Date#toISOString` (milliseconds, `Z`), so they compare as text in SQL. */
 const stored = (ms: number) => new Date(ms).toISOString();
 
@@ -115,6 +118,7 @@ async function hostSlots(
 
 /** Slots of a service across its hosts: one entry per start, its places summed. */
 function merged(perHost: Slot[][]): Slot[] {
+  if (perHost.length === 1) return perHost[0]!;
   const byStart = new Map<number, Slot>();
   for (const slots of perHost) {
     for (const slot of slots) {
@@ -284,29 +288,69 @@ export function bookingsOf(db: Db, workspaceId: string) {
 
   return {
     /** Active services (or the one named) with their free times between two dates of the visitor's zone. */
-    async availability(query: unknown, at = Temporal.Instant.fromEpochMilliseconds(clockNow().getTime())) {
+    /**
+     * Active services (or the one named) with their free times between two dates of the visitor's zone. With
+     * `remember` (the page cache's tagged memo) the times are kept between requests until a write purges the
+     * workspace's `bookings` or `settings` tag — every booking made, moved, cancelled or expired (its deposit
+     * order released included), every service or hours saved — or a live hold on them lapses; and at most half a
+     * minute, so a write that forgot to purge cannot hide a time for long. Only the notice is applied per request,
+     * as the clock moves. The booking itself never reads this: its transaction checks the slot afresh.
+     */
+    async availability(query: unknown, options: { at?: Temporal.Instant; remember?: TaggedMemo["remember"] } = {}) {
+      const at = options.at ?? Temporal.Instant.fromEpochMilliseconds(clockNow().getTime());
       const q = parseInput(AvailabilityQuery, query);
-      const profile = await profileOf(db, workspaceId).get();
-      const zone = q.timeZone ?? profile.timeZone;
-      const today = at.toZonedDateTimeISO(zone).toPlainDate();
-      const from = q.from ? Temporal.PlainDate.from(q.from) : today;
-      const to = q.to ? Temporal.PlainDate.from(q.to) : from.add({ days: 13 });
-      const days = from.until(to, { largestUnit: "days" }).days + 1;
-      if (days < 1) throw invalid("Check the dates", [{ field: "to", message: "End on or after the first date" }]);
-      if (days > MAX_RANGE_DAYS) {
-        const message = `Ask for at most ${MAX_RANGE_DAYS} days at a time`;
-        throw invalid(message, [{ field: "to", message }]);
-      }
-      const fromMs = from.toZonedDateTime({ timeZone: zone }).epochMilliseconds;
-      const toMs = to.add({ days: 1 }).toZonedDateTime({ timeZone: zone }).epochMilliseconds;
-      const list = q.service ? [await services.bookable(q.service)] : await services.list({ status: "active" });
-      const found = await Promise.all(
-        list.map(async (service): Promise<ServiceSlots> => ({
-          service,
-          slots: await slotsOf(service, fromMs, toMs, at),
-        })),
-      );
-      return { businessTimeZone: profile.timeZone, timeZone: zone, from: from.toString(), to: to.toString(), found };
+      const load = async () => {
+        const profile = await profileOf(db, workspaceId).get();
+        const zone = q.timeZone ?? profile.timeZone;
+        const today = at.toZonedDateTimeISO(zone).toPlainDate();
+        const from = q.from ? Temporal.PlainDate.from(q.from) : today;
+        const to = q.to ? Temporal.PlainDate.from(q.to) : from.add({ days: 13 });
+        const days = from.until(to, { largestUnit: "days" }).days + 1;
+        if (days < 1) throw invalid("Check the dates", [{ field: "to", message: "End on or after the first date" }]);
+        if (days > MAX_RANGE_DAYS) {
+          const message = `Ask for at most ${MAX_RANGE_DAYS} days at a time`;
+          throw invalid(message, [{ field: "to", message }]);
+        }
+        const fromMs = from.toZonedDateTime({ timeZone: zone }).epochMilliseconds;
+        const toMs = to.add({ days: 1 }).toZonedDateTime({ timeZone: zone }).epochMilliseconds;
+        const list = q.service ? [await services.bookable(q.service)] : await services.list({ status: "active" });
+        const found = await Promise.all(
+          list.map(async (service) => {
+            // The notice is the request's to apply (it moves with the clock); everything else is kept.
+            const slots = await slotsOf({ ...service, noticeMinutes: 0 }, fromMs, toMs, at);
+            return { service, slots, starts: slots.map((slot) => Date.parse(slot.start)) };
+          }),
+        );
+        const hold = await rows()
+          .select((eb) => eb.fn.min<string>("hold_expires_at").as("until"))
+          .where("status", "=", "held")
+          .where("hold_expires_at", ">", stored(at.epochMilliseconds))
+          .executeTakeFirst();
+        return {
+          view: { businessTimeZone: profile.timeZone, timeZone: zone, from: from.toString(), to: to.toString() },
+          found,
+          holdUntil: hold?.until ? Date.parse(hold.until) : Infinity,
+        };
+      };
+      const key = ["availability", workspaceId, q.service ?? "*", q.from ?? "", q.to ?? "", q.timeZone ?? ""];
+      // Without dates the range is "from today": the day is part of what was asked.
+      if (!q.from || !q.to) key.push(new Date(at.epochMilliseconds).toISOString().slice(0, 10));
+      const kept = options.remember
+        ? await options.remember(
+            key.join("|"),
+            [cacheTags.bookings(workspaceId), cacheTags.settings(workspaceId)],
+            load,
+            (value) => Math.min(value.holdUntil, at.epochMilliseconds + AVAILABILITY_MEMO_MS),
+          )
+        : await load();
+      const nowMs = clockNow().getTime();
+      const found: ServiceSlots[] = kept.found.map(({ service, slots, starts }) => {
+        const earliest = nowMs + service.noticeMinutes * 60_000;
+        let first = 0;
+        while (first < starts.length && starts[first]! < earliest) first += 1;
+        return { service, slots: first === 0 ? slots : slots.slice(first) };
+      });
+      return { ...kept.view, found };
     },
 
     /** Books a slot: held while a deposit is owed, pending when the operator approves, confirmed otherwise. */

@@ -11,8 +11,11 @@ import type { Db } from "~db/client";
 import { isoNow, now as clockNow } from "~/lib/clock.server";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { writeAndPurge } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { profileOf } from "~/modules/sites/profile.server";
 import { OCCUPYING_STATUSES, type BookingStatus } from "./api";
+import { bookingsOf } from "./bookings.server";
 import { enqueueBookingMail } from "./notify.server";
 import { hostsOf, type BookingHost } from "./services.server";
 import { resolveLocal } from "./slots";
@@ -188,7 +191,7 @@ export function bookingDeskOf(db: Db, workspaceId: string) {
     },
 
     /** A booking waiting for approval is confirmed, and the booker told. */
-    approve: (actorUserId: string, id: string, origin: string) =>
+    approve: (actorUserId: string | null, id: string, origin: string) =>
       decide(db, workspaceId, id, {
         from: ["pending"],
         to: "confirmed",
@@ -199,7 +202,7 @@ export function bookingDeskOf(db: Db, workspaceId: string) {
       }),
 
     /** A booking waiting for approval is turned down: it frees its time, and the booker is told why. */
-    decline: (actorUserId: string, id: string, reason: string, origin: string) =>
+    decline: (actorUserId: string | null, id: string, reason: string, origin: string) =>
       decide(db, workspaceId, id, {
         from: ["pending"],
         to: "cancelled",
@@ -211,7 +214,7 @@ export function bookingDeskOf(db: Db, workspaceId: string) {
       }),
 
     /** It took place. Only once it has started: a future booking marked done would free no one's time honestly. */
-    complete: (actorUserId: string, id: string) =>
+    complete: (actorUserId: string | null, id: string) =>
       decide(db, workspaceId, id, {
         from: ["confirmed", "no_show"],
         to: "completed",
@@ -222,7 +225,7 @@ export function bookingDeskOf(db: Db, workspaceId: string) {
       }),
 
     /** The booker did not come. As `complete`, after its start; either can correct the other. */
-    noShow: (actorUserId: string, id: string) =>
+    noShow: (actorUserId: string | null, id: string) =>
       decide(db, workspaceId, id, {
         from: ["confirmed", "completed"],
         to: "no_show",
@@ -234,6 +237,44 @@ export function bookingDeskOf(db: Db, workspaceId: string) {
   };
 }
 
+/** What an SOP's `update_booking` step may do to a booking (issue 19). */
+export const BOOKING_STEP_ACTIONS = ["confirm", "decline", "cancel", "complete", "no_show"] as const;
+
+/** A booking's status in this workspace, or null when there is none. */
+export async function bookingStatusOf(db: Db, workspaceId: string, id: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("bookings")
+    .select("status")
+    .where("workspace_id", "=", workspaceId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row?.status ?? null;
+}
+
+/** An SOP step's action on a booking, as a member's in the console (no member: the audit names none). */
+export async function applyBookingAction(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  action: (typeof BOOKING_STEP_ACTIONS)[number],
+  reason: string,
+  origin: string,
+): Promise<BookingRow> {
+  const desk = bookingDeskOf(db, workspaceId);
+  switch (action) {
+    case "confirm":
+      return desk.approve(null, id, origin);
+    case "decline":
+      return desk.decline(null, id, reason, origin);
+    case "cancel":
+      return bookingsOf(db, workspaceId).cancel(id, { kind: "operator", userId: null }, { reason }, origin);
+    case "complete":
+      return desk.complete(null, id);
+    case "no_show":
+      return desk.noShow(null, id);
+  }
+}
+
 async function decide(
   db: Db,
   workspaceId: string,
@@ -242,7 +283,7 @@ async function decide(
     from: BookingStatus[];
     to: BookingStatus;
     action: string;
-    actorUserId: string;
+    actorUserId: string | null;
     refusal: string;
     reason?: string;
     started?: boolean;
@@ -258,7 +299,9 @@ async function decide(
   if (!existing) throw notFound("No such booking");
   const at = isoNow();
   if (change.started && existing.start_at > at) throw conflict(`${change.refusal}: it has not started yet`);
-  await db.transaction().execute(async (trx) => {
+  await writeAndPurge(db, async (trx, purge) => {
+    // A declined booking frees its time: the booking pages show it again.
+    purge(cacheTags.bookings(workspaceId));
     let q = trx
       .updateTable("bookings")
       .set({

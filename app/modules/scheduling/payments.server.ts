@@ -18,6 +18,8 @@ import type { AppServices } from "~/lib/context";
 import { isoNow, now } from "~/lib/clock.server";
 import { conflict } from "~/lib/errors";
 import { recordWorkspaceEvent } from "~/modules/audit/audit.server";
+import { purgeTags } from "~/modules/cache/purge.server";
+import { cacheTags } from "~/modules/cache/tags";
 import { HOSTED_CHECKOUT_MINUTES } from "~/modules/commerce/checkout.server";
 import { hostedCheckoutFor, settleHostedReturn } from "~/modules/commerce/hosted-checkout.server";
 import type { OrderHooks } from "~/modules/commerce/order-hooks.server";
@@ -221,6 +223,8 @@ export const bookingOrderHooks: OrderHooks = {
       .where("status", "=", "held")
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) === 0) return;
+    // Its time is free again: the booking pages (and the remembered availability) show it once this commits.
+    await purgeTags(trx, [cacheTags.bookings(workspaceId)]);
     await recordWorkspaceEvent(trx, workspaceId, {
       action: "booking.expired",
       actorUserId: null,

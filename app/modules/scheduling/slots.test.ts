@@ -82,6 +82,38 @@ describe("daylight-saving transition days", () => {
     expect(starts(rules, "2026-03-29")).toEqual(["2026-03-29T00:00:00Z", "2026-03-29T00:30:00Z"]);
   });
 
+  it("keeps the wall clock over several days across a change: 09:00 Berlin before, on and after 29 March", () => {
+    const daily: SlotRules = {
+      timeZone: "Europe/Berlin",
+      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, start: "09:00", end: "10:00" })),
+      durationMinutes: 60,
+      intervalMinutes: 60,
+    };
+    expect(slotsBetween(daily, "2026-03-27", "2026-03-31", [], LONG_AGO).map((s) => s.start)).toEqual([
+      "2026-03-27T08:00:00Z", // CET
+      "2026-03-28T08:00:00Z",
+      "2026-03-29T07:00:00Z", // CEST from the 29th
+      "2026-03-30T07:00:00Z",
+      "2026-03-31T07:00:00Z",
+    ]);
+  });
+
+  it("America/Santiago skips midnight itself: 6 September 2026 starts at 01:00, and the days around it are right", () => {
+    const nights: SlotRules = {
+      timeZone: "America/Santiago",
+      weekly: [6, 7, 1].map((weekday) => ({ weekday, start: "00:00", end: "02:00" })),
+      durationMinutes: 60,
+      intervalMinutes: 60,
+    };
+    expect(slotsBetween(nights, "2026-09-05", "2026-09-07", [], LONG_AGO).map((s) => s.start)).toEqual([
+      "2026-09-05T04:00:00Z", // 00:00 −04
+      "2026-09-05T05:00:00Z", // 01:00 −04
+      "2026-09-06T04:00:00Z", // 01:00 −03 (00:00 does not exist)
+      "2026-09-07T03:00:00Z", // 00:00 −03
+      "2026-09-07T04:00:00Z", // 01:00 −03
+    ]);
+  });
+
   it("tells a skipped and a repeated local time apart from an ordinary one", () => {
     const at = (date: string, time: number, zone: string) => resolveLocal(Temporal.PlainDate.from(date), time, zone);
     expect(at("2026-03-29", 150, "Europe/Berlin")).toEqual({ kind: "skipped" });

@@ -93,9 +93,85 @@ export function resolveLocal(date: Temporal.PlainDate, minutes: number, timeZone
   return { kind: "ambiguous", earlier: earlier.toInstant(), later: later.toInstant() };
 }
 
-/** The instants a range's edge stands for: its start's first moment, its end's last (a skipped edge: the gap's end). */
-function edge(date: Temporal.PlainDate, minutes: number, timeZone: string, which: "earlier" | "later") {
-  return wallClock(date, minutes).toZonedDateTime(timeZone, { disambiguation: which }).toInstant();
+const DAY_MS = 86_400_000;
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
+let dayPrefix = { day: NaN, text: "" };
+
+/**
+ * An instant on the minute as `2026-03-29T01:00:00Z`, the polyfill's own `Instant#toString` form. A fortnight's
+ * slots are hundreds of these per request: the date part is made once per UTC day, the time from the minutes.
+ */
+function isoMinute(ms: number): string {
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== dayPrefix.day) dayPrefix = { day, text: new Date(day * DAY_MS).toISOString().slice(0, 11) };
+  const minutes = Math.floor((ms - day * DAY_MS) / 60_000);
+  return `${dayPrefix.text}${twoDigits(Math.floor(minutes / 60))}:${twoDigits(minutes % 60)}:00Z`;
+}
+
+/** The first zone transition at or after `ms` (epoch milliseconds), or Infinity for a zone that has no more. */
+function transitionFrom(ms: number, timeZone: string): number {
+  const next = Temporal.Instant.fromEpochMilliseconds(ms - 1)
+    .toZonedDateTimeISO(timeZone)
+    .getTimeZoneTransition("next");
+  return next ? next.epochMilliseconds : Infinity;
+}
+
+interface DayStart {
+  /** The date's first instant. */
+  start: number;
+  /** Whether the zone keeps one offset all day and the day starts at 00:00: a wall-clock minute is then elapsed. */
+  steady: boolean;
+}
+
+/**
+ * Where each date of `first`…`last` starts in a zone, and whether it is steady. The polyfill is asked once for the
+ * first date and for the next transition; a steady day's next day starts exactly 24 hours later. Only across a
+ * transition is the next date asked again — so a fortnight costs a few zone lookups, not one per day or per slot.
+ */
+function dayStartsOf(first: Temporal.PlainDate, last: Temporal.PlainDate, timeZone: string): Map<string, DayStart> {
+  const days = new Map<string, DayStart>();
+  let date = first;
+  let zoned: Temporal.ZonedDateTime | null = date.toZonedDateTime({ timeZone });
+  let start = zoned.epochMilliseconds;
+  let transition = transitionFrom(start, timeZone);
+  while (Temporal.PlainDate.compare(date, last) <= 0) {
+    const atMidnight = zoned === null || (zoned.hour === 0 && zoned.minute === 0);
+    const steady = atMidnight && transition >= start + DAY_MS;
+    days.set(date.toString(), { start, steady });
+    date = date.add({ days: 1 });
+    if (steady) {
+      start += DAY_MS;
+      zoned = null;
+    } else {
+      zoned = date.toZonedDateTime({ timeZone });
+      start = zoned.epochMilliseconds;
+      transition = transitionFrom(start, timeZone);
+    }
+  }
+  return days;
+}
+
+/**
+ * Wall-clock minutes of one date in a zone as epoch milliseconds: `earlier` (a range's start: its first moment),
+ * `later` (a range's end: its last), or `all` (a grid time: none when skipped, two when repeated). On a steady
+ * day (see `dayStartsOf`) a wall-clock time is that many elapsed minutes after the day's start, which the polyfill
+ * gave; on a transition day every time is resolved by the polyfill.
+ */
+function wallClockOf(date: Temporal.PlainDate, timeZone: string, day: DayStart) {
+  const { start, steady } = day;
+  function at(minutes: number, which: "earlier" | "later"): number;
+  function at(minutes: number, which: "all"): number[];
+  function at(minutes: number, which: "earlier" | "later" | "all"): number | number[] {
+    if (steady) return which === "all" ? [start + minutes * 60_000] : start + minutes * 60_000;
+    if (which !== "all") {
+      return wallClock(date, minutes).toZonedDateTime(timeZone, { disambiguation: which }).epochMilliseconds;
+    }
+    const local = resolveLocal(date, minutes, timeZone);
+    if (local.kind === "unique") return [local.instant.epochMilliseconds];
+    if (local.kind === "ambiguous") return [local.earlier.epochMilliseconds, local.later.epochMilliseconds];
+    return [];
+  }
+  return at;
 }
 
 function rangesOn(date: Temporal.PlainDate, rules: SlotRules): TimeRange[] {
@@ -118,45 +194,53 @@ export function slotsBetween(rules: SlotRules, from: string, to: string, busy: B
   const after = (rules.bufferAfterMinutes ?? 0) * 60_000;
   const capacity = rules.capacity ?? 1;
   const earliest = now.add({ minutes: rules.noticeMinutes ?? 0 }).epochMilliseconds;
-  const taken = busy.map((b) => ({
-    start: Temporal.Instant.from(b.start).epochMilliseconds - before,
-    end: Temporal.Instant.from(b.end).epochMilliseconds + after,
-    seats: b.seats ?? 1,
-  }));
+  // Stored instants are ISO-8601 in UTC: the platform parses them exactly, and much faster than the polyfill.
+  const taken = busy
+    .map((b) => ({ start: Date.parse(b.start) - before, end: Date.parse(b.end) + after, seats: b.seats ?? 1 }))
+    .sort((a, b) => a.start - b.start);
+  const longest = taken.reduce((most, b) => Math.max(most, b.end - b.start), 0);
+  /** The index of the first booking starting at or after `ms` (binary search over the sorted starts). */
+  const firstFrom = (ms: number) => {
+    let lo = 0;
+    let hi = taken.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (taken[mid]!.start < ms) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
 
   const found = new Map<number, Slot>();
   const today = now.toZonedDateTimeISO(rules.timeZone).toPlainDate();
   const asked = Temporal.PlainDate.from(to);
   const horizon = rules.windowDays === undefined ? asked : today.add({ days: rules.windowDays });
   const last = Temporal.PlainDate.compare(asked, horizon) <= 0 ? asked : horizon;
-  for (
-    let date = Temporal.PlainDate.from(from);
-    Temporal.PlainDate.compare(date, last) <= 0;
-    date = date.add({ days: 1 })
-  ) {
-    for (const range of rangesOn(date, rules)) {
+  const firstDate = Temporal.PlainDate.from(from);
+  if (Temporal.PlainDate.compare(firstDate, last) > 0) return [];
+  const starts = dayStartsOf(firstDate, last, rules.timeZone);
+  for (let date = firstDate; Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 })) {
+    const ranges = rangesOn(date, rules).filter((r) => minutesOf(r.end) > minutesOf(r.start));
+    if (ranges.length === 0) continue;
+    const instantsAt = wallClockOf(date, rules.timeZone, starts.get(date.toString())!);
+    for (const range of ranges) {
       const startMinutes = minutesOf(range.start);
       const endMinutes = minutesOf(range.end);
-      if (endMinutes <= startMinutes) continue;
-      const opens = edge(date, startMinutes, rules.timeZone, "earlier").epochMilliseconds;
-      const closes = edge(date, endMinutes, rules.timeZone, "later").epochMilliseconds;
+      const opens = instantsAt(startMinutes, "earlier");
+      const closes = instantsAt(endMinutes, "later");
       for (let minutes = startMinutes; minutes < endMinutes; minutes += step) {
-        const local = resolveLocal(date, minutes, rules.timeZone);
-        const instants =
-          local.kind === "unique" ? [local.instant] : local.kind === "ambiguous" ? [local.earlier, local.later] : [];
-        for (const instant of instants) {
-          const start = instant.epochMilliseconds;
+        for (const start of instantsAt(minutes, "all")) {
           const end = start + duration * 60_000;
           if (start < opens || end > closes || start < earliest) continue;
-          const used = taken
-            .filter((b) => b.start < end + after && start - before < b.end)
-            .reduce((sum, b) => sum + b.seats, 0);
+          let used = 0;
+          // From the first booking that could still reach this slot (none is longer than `longest`).
+          for (let i = firstFrom(start - before - longest); i < taken.length; i += 1) {
+            const b = taken[i]!;
+            if (b.start >= end + after) break;
+            if (start - before < b.end) used += b.seats;
+          }
           if (used >= capacity) continue;
-          found.set(start, {
-            start: instant.toString(),
-            end: Temporal.Instant.fromEpochMilliseconds(end).toString(),
-            seatsLeft: capacity - used,
-          });
+          found.set(start, { start: isoMinute(start), end: isoMinute(end), seatsLeft: capacity - used });
         }
       }
     }

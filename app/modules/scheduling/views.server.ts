@@ -57,3 +57,27 @@ export function bookingView(
     createdAt: b.created_at,
   };
 }
+
+/** The JSON of a remembered slot list, made once per list (a fortnight's is tens of kilobytes). */
+const slotsJson = new WeakMap<readonly Slot[], string>();
+
+/**
+ * `GET /api/v1/bookings/services`' body as text. The slot lists come from the remembered availability (see
+ * `bookingsOf().availability`), the same arrays from request to request until a booking changes them, so each is
+ * serialised once and spliced in; only the small rest is written per request.
+ */
+export function availabilityBody(
+  range: { businessTimeZone: string; timeZone: string; from: string; to: string },
+  found: readonly { service: BookingService; slots: Slot[] }[],
+): string {
+  const services = found.map(({ service, slots }) => {
+    let list = slotsJson.get(slots);
+    if (list === undefined) {
+      list = JSON.stringify(slots);
+      slotsJson.set(slots, list);
+    }
+    const { slots: _omitted, ...rest } = publicService(service, []);
+    return `${JSON.stringify(rest).slice(0, -1)},"slots":${list}}`;
+  });
+  return `${JSON.stringify(range).slice(0, -1)},"services":[${services.join(",")}]}`;
+}

@@ -49,7 +49,7 @@ export async function seatsLeftAt(db: Db, workspaceId: string, service: BookingS
   const day = utcDate(startMs);
   const { found } = await bookingsOf(db, workspaceId).availability(
     { service: service.id, from: day, to: day, timeZone: "UTC" },
-    at,
+    { at },
   );
   const slot = found[0]?.slots.find((s) => Date.parse(s.start) === startMs);
   return slot?.seatsLeft ?? 0;

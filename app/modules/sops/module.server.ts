@@ -6,8 +6,10 @@ const DAY = 86_400_000;
 
 export const sopsModule = defineModule({
   name: "sops",
-  contributes: ({ db, mailer, outbound, logger, secrets }) => {
-    const deps = { db, mailer, outbound, logger, box: secrets };
+  contributes: ({ db, mailer, outbound, logger, secrets, env }) => {
+    // The e-mails a step causes (a booking confirmed) link to the deployment's public address.
+    const origin = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+    const deps = { db, mailer, outbound, logger, box: secrets, origin };
     return {
       jobs: { [RUN_JOB]: runHandler(deps), [COMPLETION_JOB]: completionHandler(deps) },
       maintenance: [

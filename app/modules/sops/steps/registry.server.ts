@@ -11,7 +11,9 @@
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { Db } from "~db/client";
+import { isDomainError } from "~/lib/errors";
 import { contactEventsOf } from "~/modules/contacts/contact-events.server";
+import { BOOKING_STEP_ACTIONS, applyBookingAction, bookingStatusOf } from "~/modules/scheduling/operator.server";
 import type { Mailer } from "~/modules/mail/mail.server";
 import { OutboundError, outboundRequest, type OutboundPolicy } from "~/modules/outbound/outbound-http.server";
 import {
@@ -31,6 +33,8 @@ export interface StepServices {
   mailer: Mailer;
   outbound: OutboundPolicy;
   logger: Logger;
+  /** The deployment's public address, for links in the e-mails a step causes. */
+  origin: string;
 }
 
 export interface StepContext {
@@ -333,8 +337,61 @@ const createContactEvent: StepDefinition<z.output<typeof ContactEvent>> = {
   },
 };
 
+const UpdateBooking = z.object({
+  booking: template("Booking"),
+  action: z.enum(BOOKING_STEP_ACTIONS, { message: `Action: one of ${BOOKING_STEP_ACTIONS.join(", ")}` }),
+  reason: template("Reason", false).default(""),
+});
+
+/** What each action leaves the booking as: a retried run finding it so has nothing left to do. */
+const BOOKING_STEP_RESULT: Record<(typeof BOOKING_STEP_ACTIONS)[number], string> = {
+  confirm: "confirmed",
+  decline: "cancelled",
+  cancel: "cancelled",
+  complete: "completed",
+  no_show: "no_show",
+};
+
+const updateBooking: StepDefinition<z.output<typeof UpdateBooking>> = {
+  type: "update_booking",
+  label: "Update a booking",
+  description:
+    "Confirm or decline a booking waiting for approval, cancel one, or mark it completed or a no-show, by its id. " +
+    "The booker gets the same e-mail as when a member does it in the console.",
+  fields: [
+    { name: "booking", label: "Booking id", kind: "text", required: true, placeholder: "{{input.bookingId}}" },
+    { name: "action", label: "Action", kind: "select", required: true, options: BOOKING_STEP_ACTIONS },
+    { name: "reason", label: "Reason (decline, cancel)", kind: "text", placeholder: "{{input.reason}}" },
+  ],
+  schema: UpdateBooking,
+  async run(config, { scope, workspaceId, services }) {
+    const id = render(config.booking, scope).trim();
+    if (!/^[0-9A-Za-z]{1,64}$/.test(id)) throw new StepError("The booking id came out empty or malformed");
+    const reason = render(config.reason, scope).trim().slice(0, 1000);
+    try {
+      const booking = await applyBookingAction(services.db, workspaceId, id, config.action, reason, services.origin);
+      return { output: { bookingId: id, action: config.action, status: booking.status } };
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      // Delivered again after it applied (runs are at least once): the booking is already as asked.
+      const now = await bookingStatusOf(services.db, workspaceId, id);
+      if (error.kind === "conflict" && now === BOOKING_STEP_RESULT[config.action]) {
+        return { output: { bookingId: id, action: config.action, status: now } };
+      }
+      throw new StepError(error.kind === "not-found" ? `No booking ${id} in this workspace` : error.message);
+    }
+  },
+};
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry is typed by its own schema
-const STEPS: readonly StepDefinition<any>[] = [httpRequest, sendEmail, condition, setValues, createContactEvent];
+const STEPS: readonly StepDefinition<any>[] = [
+  httpRequest,
+  sendEmail,
+  condition,
+  setValues,
+  createContactEvent,
+  updateBooking,
+];
 const BY_TYPE = new Map(STEPS.map((s) => [s.type, s]));
 
 export const STEP_TYPES: readonly StepDescription[] = STEPS.map(({ type, label, description, fields }) => ({
