@@ -119,6 +119,25 @@ describe("paying a deposit on Stripe's page", () => {
     expect(await isOffered(s, held.start)).toBe(false);
   });
 
+  it("confirms it once when the customer's return comes first, from their booking's page, and the event after", async () => {
+    const s = await studio();
+    const held = await hold(s);
+    const page = await payPage(s, held);
+    stripe.hold();
+    const back = await stripe.pay(page.sessionId);
+    // The guest's browser holds the booking's manage link (the confirmation page, or the e-mail's link, set it).
+    const opened = await held.guest.get(`/portal/callback?token=${held.booking.manageToken}`);
+    expect(opened.status).toBe(303);
+    const landing = await held.guest.get(returnPath(back));
+    expect(landing.status).toBe(200);
+    expect(await landing.text()).toContain("Confirmed");
+    expect(await bookingRow(held.booking.id)).toMatchObject({ status: "confirmed", amount_paid: 2000 });
+    const [event] = await stripe.release();
+    expect(event!.status).toBe(200);
+    expect((await bookingRow(held.booking.id)).amount_paid).toBe(2000);
+    expect(await shopRecords(server.db).paymentsOf(page.orderId)).toHaveLength(1);
+  });
+
   it("takes the rest of the price the same way, and then owes nothing", async () => {
     const s = await studio();
     const held = await hold(s);
