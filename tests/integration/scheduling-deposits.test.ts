@@ -104,6 +104,8 @@ describe("paying a deposit on Stripe's page", () => {
     expect(returnPath(back)).toMatch(
       new RegExp(`/${s.slug}/account/my-bookings\\?booking=${held.booking.id}&session_id=`),
     );
+    await held.guest.get(`/portal/callback?token=${held.booking.manageToken}`);
+    expect((await held.guest.get(returnPath(back))).status).toBe(200);
     const shown = await held.guest.get(`/api/v1/bookings/${held.booking.id}`, held.manage);
     expect(((await shown.json()) as Booking).amountPaid).toBe(2000);
     const records = shopRecords(server.db);
