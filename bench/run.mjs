@@ -1255,10 +1255,10 @@ const SHOP_HEADING = "## Shop (issue 17)";
 const BOOKINGS_HEADING = "## Bookings (issue 19)";
 
 /**
- * The shop's two targets with the three baselines measured in the same run, as their own section (a full run
- * also has them in the main table). `BENCH_ONLY=shop npm run bench`.
+ * The three baselines, then `targets` on one Atrium, in one run: the results (a failure if any pass was not
+ * clean), their table and goal lines. What a section of its own (`BENCH_ONLY=shop`, `bookings`) measures.
  */
-async function measureShop(options) {
+async function measureTargets(options, targets) {
   prepareReference();
   options.busyBefore = await cpuBusyPercent(1_000);
   const results = [];
@@ -1276,7 +1276,7 @@ async function measureShop(options) {
   }
   const atrium = await startAtrium(SHOP_ENV);
   try {
-    for (const target of SHOP_TARGETS) results.push(await measure(target, atrium, options));
+    for (const target of targets) results.push(await measure(target, atrium, options));
   } finally {
     await stopChild(atrium.child);
   }
@@ -1290,6 +1290,15 @@ async function measureShop(options) {
   console.log(`\n${table}\n`);
   const goals = goalLines(results);
   console.log(goals);
+  return { table, goals };
+}
+
+/**
+ * The shop's two targets with the three baselines measured in the same run, as their own section (a full run
+ * also has them in the main table). `BENCH_ONLY=shop npm run bench`.
+ */
+async function measureShop(options) {
+  const { table, goals } = await measureTargets(options, SHOP_TARGETS);
   return `${SHOP_HEADING}
 
 - Date: ${new Date().toISOString()}
@@ -1316,37 +1325,7 @@ Regenerate this section alone with \`BENCH_ONLY=shop npm run bench\`.
  * has it in the main table). `BENCH_ONLY=bookings npm run bench`.
  */
 async function measureBookings(options) {
-  prepareReference();
-  options.busyBefore = await cpuBusyPercent(1_000);
-  const results = [];
-  const nodeHttp = await startReference("node-http.mjs", BASELINES.nodeHttp.path);
-  try {
-    results.push(await measure(BASELINES.nodeHttp, nodeHttp, options));
-  } finally {
-    await stopChild(nodeHttp.child);
-  }
-  const bareRemix = await startReference("server.mjs", BASELINES.route.path);
-  try {
-    for (const baseline of [BASELINES.route, BASELINES.page]) results.push(await measure(baseline, bareRemix, options));
-  } finally {
-    await stopChild(bareRemix.child);
-  }
-  const atrium = await startAtrium(SHOP_ENV);
-  try {
-    for (const target of BOOKING_TARGETS) results.push(await measure(target, atrium, options));
-  } finally {
-    await stopChild(atrium.child);
-  }
-  const failed = results.filter((r) => r.problems.length > 0);
-  if (failed.length > 0) {
-    throw new Error(
-      `The measured pass was not clean:\n${failed.map((r) => `- ${r.name}: ${r.problems.join("; ")}`).join("\n")}`,
-    );
-  }
-  const table = resultsTable(results);
-  console.log(`\n${table}\n`);
-  const goals = goalLines(results);
-  console.log(goals);
+  const { table, goals } = await measureTargets(options, BOOKING_TARGETS);
   return `${BOOKINGS_HEADING}
 
 - Date: ${new Date().toISOString()}

@@ -2,6 +2,7 @@
 // day, everyone's or one host's), each booking a block where the business's clocks read its time, coloured by its
 // state; the bookings waiting for approval above it; and, until scheduling is set up, the steps to set it up.
 // Every member reads it; editors approve from it.
+import { Checklist } from "~/ui/checklist";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { page } from "~/lib/routes.server";
@@ -95,27 +96,7 @@ export default function SchedulingCalendar() {
           <p className="hint">
             Two steps and your site can take bookings: who is booked and when, then what they can book.
           </p>
-          <ol className="checklist">
-            {d.setup.map((item) => (
-              <li key={item.id} className={item.done ? "done" : undefined}>
-                <span className="tick" aria-hidden="true">
-                  {item.done ? "✓" : ""}
-                </span>
-                <div>
-                  <h3>
-                    {item.title}
-                    <span className="visually-hidden">{item.done ? " (done)" : " (to do)"}</span>
-                  </h3>
-                  {item.done ? null : (
-                    <>
-                      <p>{item.description}</p>
-                      <Link to={item.href}>{item.action}</Link>
-                    </>
-                  )}
-                </div>
-              </li>
-            ))}
-          </ol>
+          <Checklist items={d.setup} />
         </section>
       ) : null}
 

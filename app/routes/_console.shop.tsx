@@ -1,6 +1,7 @@
 // /shop — the catalogue (ADR 030): the shop's readiness until it is ready to sell, products with search and a
 // status filter, bulk status changes, and the way to add one, import a Shopify product CSV or export the catalogue.
 // Every member reads it; editors change it.
+import { Checklist } from "~/ui/checklist";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -145,27 +146,7 @@ export default function Shop() {
           <h2 id="readiness-heading">
             Ready to sell: {d.readiness.length - todo.length} of {d.readiness.length}
           </h2>
-          <ol className="checklist">
-            {d.readiness.map((item) => (
-              <li key={item.id} className={item.done ? "done" : undefined}>
-                <span className="tick" aria-hidden="true">
-                  {item.done ? "✓" : ""}
-                </span>
-                <div>
-                  <h3>
-                    {item.title}
-                    <span className="visually-hidden">{item.done ? " (done)" : " (to do)"}</span>
-                  </h3>
-                  {item.done ? null : (
-                    <>
-                      <p>{item.description}</p>
-                      <Link to={item.href}>{item.action}</Link>
-                    </>
-                  )}
-                </div>
-              </li>
-            ))}
-          </ol>
+          <Checklist items={d.readiness} />
         </section>
       ) : null}
 

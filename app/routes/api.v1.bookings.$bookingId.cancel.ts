@@ -2,12 +2,10 @@
 // Past the notice: 409 with what to do instead. Anyone else's booking is a 404.
 import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
-import { requireRecordCaller } from "~/modules/access/customer.server";
-import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 import { mailOrigin } from "~/modules/customers/portal.server";
 import { BookingOutput, CancelInput } from "~/modules/scheduling/api";
 import { bookingsOf } from "~/modules/scheduling/bookings.server";
-import { PRIVATE, bookingActor, bookingAnswer } from "~/modules/scheduling/customer-api.server";
+import { PRIVATE, bookingAnswer, bookingWrite } from "~/modules/scheduling/customer-api.server";
 
 export const loader = apiRoute({
   caller: "customer",
@@ -17,25 +15,18 @@ export const loader = apiRoute({
     output: BookingOutput,
     errors: [400, 401, 403, 404, 409, 415],
     idempotent: true,
-    handle: async ({ request, params, context }) => {
-      const caller = await requireRecordCaller(request, context);
-      const actor = bookingActor(caller, "cancel");
-      const workspaceId = caller.site.workspace.id;
-      const scope = {
-        workspaceId,
-        caller: caller.grant ? `manage:${caller.grant.subjectId}` : callerOf(caller.customer, context),
-      };
-      return idempotent(request, context, scope, async () => {
+    handle: async ({ request, params, context }) =>
+      bookingWrite(request, context, "cancel", async ({ actor, workspaceId }) => {
         const { db } = context.services;
         const bookings = bookingsOf(db, workspaceId);
+        const id = params.bookingId ?? "";
         // The booking first: another's is a 404 whatever the body says.
-        await bookings.get(params.bookingId ?? "", actor);
+        await bookings.get(id, actor);
         const input = await readJson(request, CancelInput, context);
-        const booking = await bookings.cancel(params.bookingId ?? "", actor, input, await mailOrigin(request, context));
+        const booking = await bookings.cancel(id, actor, input, await mailOrigin(request, context));
         context.services.jobRunner.wake();
         return Response.json(await bookingAnswer(db, workspaceId, booking, actor), { headers: PRIVATE });
-      });
-    },
+      }),
   },
 });
 export const action = loader;

@@ -5,10 +5,8 @@
 import { z } from "zod";
 import { readJson } from "~/lib/http.server";
 import { apiRoute } from "~/lib/routes.server";
-import { requireRecordCaller } from "~/modules/access/customer.server";
-import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 import { mailOrigin } from "~/modules/customers/portal.server";
-import { PRIVATE, bookingActor } from "~/modules/scheduling/customer-api.server";
+import { PRIVATE, bookingWrite } from "~/modules/scheduling/customer-api.server";
 import { openBookingCheckout } from "~/modules/scheduling/payments.server";
 import { linkBase } from "~/modules/sites/address.server";
 
@@ -34,19 +32,13 @@ export const loader = apiRoute({
     output: CheckoutOutput,
     errors: [400, 401, 403, 404, 409, 415, 503],
     idempotent: true,
-    handle: async ({ request, params, context }) => {
-      const caller = await requireRecordCaller(request, context);
-      const actor = bookingActor(caller, "view");
-      const { workspace } = caller.site;
-      const scope = {
-        workspaceId: workspace.id,
-        caller: caller.grant ? `manage:${caller.grant.subjectId}` : callerOf(caller.customer, context),
-      };
-      return idempotent(request, context, scope, async () => {
+    handle: async ({ request, params, context }) =>
+      bookingWrite(request, context, "view", async ({ caller, actor, workspaceId }) => {
         const input = await readJson(request, CheckoutInput, context);
         const origin = await mailOrigin(request, context);
         const id = params.bookingId ?? "";
-        const answer = await openBookingCheckout(context.services, workspace.id, id, actor, {
+        const { workspace } = caller.site;
+        const answer = await openBookingCheckout(context.services, workspaceId, id, actor, {
           paymentMethod: input.paymentMethod ?? null,
           origin,
           returnUrl: `${origin}${linkBase(context, workspace.slug)}/account/my-bookings?booking=${encodeURIComponent(id)}`,
@@ -54,8 +46,7 @@ export const loader = apiRoute({
           brand: workspace.name,
         });
         return Response.json(answer, { headers: PRIVATE });
-      });
-    },
+      }),
   },
 });
 export const action = loader;

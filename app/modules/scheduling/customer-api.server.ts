@@ -2,7 +2,9 @@
 import type { BookingRow } from "~db/schema/scheduling";
 import type { Db } from "~db/client";
 import { forbidden } from "~/lib/errors";
-import type { RecordCaller } from "~/modules/access/customer.server";
+import type { AppLoadContext } from "@remix-run/node";
+import { requireRecordCaller, type RecordCaller } from "~/modules/access/customer.server";
+import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 import type { ManageAction } from "~/modules/customers/manage-tokens.server";
 import { bookingsOf, type BookingActor } from "./bookings.server";
 import { bookingView } from "./views.server";
@@ -25,3 +27,23 @@ export async function bookingAnswer(db: Db, workspaceId: string, b: BookingRow, 
 }
 
 export const PRIVATE = { "Cache-Control": "private, no-store" };
+
+/**
+ * A customer-API write on one booking (cancel, reschedule, checkout): its customer or the holder of a manage link
+ * that grants `action`, under the caller's `Idempotency-Key` (a guest's keys are their link's, not their address').
+ */
+export async function bookingWrite(
+  request: Request,
+  context: AppLoadContext,
+  action: ManageAction,
+  run: (who: { caller: RecordCaller; actor: BookingActor; workspaceId: string }) => Promise<Response>,
+): Promise<Response> {
+  const caller = await requireRecordCaller(request, context);
+  const actor = bookingActor(caller, action);
+  const workspaceId = caller.site.workspace.id;
+  const scope = {
+    workspaceId,
+    caller: caller.grant ? `manage:${caller.grant.subjectId}` : callerOf(caller.customer, context),
+  };
+  return idempotent(request, context, scope, () => run({ caller, actor, workspaceId }));
+}
