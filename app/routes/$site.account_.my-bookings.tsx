@@ -3,6 +3,7 @@
 // with ?reschedule=), cancel it (a confirm step: `?cancel={id}`, then a POST), pay what is owed — or why not,
 // past the notice. A guest holding one booking's manage link (the booking form's cookie, or the e-mail's) sees
 // that booking alone. Private, never cached.
+import { cardRelease } from "~/modules/commerce/hosted-checkout.server";
 import type {
   ActionFunctionArgs,
   HeadersFunction,
@@ -84,11 +85,13 @@ export const action = page("customer", async ({ request, params, context }: Acti
   const base = linkBase(context, site.workspace.slug);
   return runForm(request, context, async (values): Promise<FormResult | Response> => {
     if (values.intent !== "cancel") throw invalid("Unknown action");
+    const origin = await mailOrigin(request, context);
     await bookingsOf(context.services.db, site.workspace.id).cancel(
       values.booking ?? "",
       visitor.actor,
       { reason: values.reason ?? "" },
-      await mailOrigin(request, context),
+      origin,
+      cardRelease(context.services, origin),
     );
     context.services.jobRunner.wake();
     return redirect(`${base}/account/my-bookings?cancelled=1`, { status: 303, headers: PRIVATE });

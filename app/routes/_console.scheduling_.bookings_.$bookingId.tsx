@@ -2,6 +2,7 @@
 // it; an editor approves or declines one waiting for approval, cancels one (after a confirmation step, with a
 // reason the booker is sent), marks it completed or a no-show once it has started, or moves it to another free
 // time. Another workspace's booking is a 404.
+import { cardRelease } from "~/modules/commerce/hosted-checkout.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -66,6 +67,15 @@ const longDate = (zone: string) =>
 const clock = (zone: string) =>
   new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: zone, timeZoneName: "short" });
 
+function calendarDate(text: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return null;
+  try {
+    return Temporal.PlainDate.from(text, { overflow: "reject" }).toString();
+  } catch {
+    return null;
+  }
+}
+
 export const loader = page("operator", async ({ request, params, context }: LoaderFunctionArgs) => {
   const { workspace, role } = await requireWorkspace(request, context, "viewer");
   const { db } = context.services;
@@ -86,7 +96,8 @@ export const loader = page("operator", async ({ request, params, context }: Load
   // The free times of the chosen day for a move, in the business's zone.
   const zonedStart = Temporal.Instant.from(b.start_at).toZonedDateTimeISO(zone);
   const askedDay = url.searchParams.get("move") ?? "";
-  const moveDay = /^\d{4}-\d{2}-\d{2}$/.test(askedDay) ? askedDay : zonedStart.toPlainDate().toString();
+  // A date that is not in the calendar (2026-02-31) falls back to the booking's own day, never a 500.
+  const moveDay = calendarDate(askedDay) ?? zonedStart.toPlainDate().toString();
   let moveTimes: { start: string; label: string }[] = [];
   let moveProblem: string | null = null;
   if (canEdit && rights.canReschedule) {
@@ -215,7 +226,7 @@ export const action = page("operator", async ({ request, params, context }: Acti
         done = "declined";
         break;
       case "cancel":
-        await bookings.cancel(id, actor, { reason }, origin);
+        await bookings.cancel(id, actor, { reason }, origin, cardRelease(context.services, origin));
         done = "cancelled";
         break;
       case "complete":

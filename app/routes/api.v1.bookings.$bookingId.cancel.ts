@@ -1,6 +1,7 @@
 // POST /api/v1/bookings/{id}/cancel — by its customer or the holder of its manage link (ADR 036), within the service's cancellation notice.
 // Past the notice: 409 with what to do instead. Anyone else's booking is a 404.
 import { readJson } from "~/lib/http.server";
+import { cardRelease } from "~/modules/commerce/hosted-checkout.server";
 import { apiRoute } from "~/lib/routes.server";
 import { mailOrigin } from "~/modules/customers/portal.server";
 import { BookingOutput, CancelInput } from "~/modules/scheduling/api";
@@ -23,7 +24,8 @@ export const loader = apiRoute({
         // The booking first: another's is a 404 whatever the body says.
         await bookings.get(id, actor);
         const input = await readJson(request, CancelInput, context);
-        const booking = await bookings.cancel(id, actor, input, await mailOrigin(request, context));
+        const origin = await mailOrigin(request, context);
+        const booking = await bookings.cancel(id, actor, input, origin, cardRelease(context.services, origin));
         context.services.jobRunner.wake();
         return Response.json(await bookingAnswer(db, workspaceId, booking, actor), { headers: PRIVATE });
       }),

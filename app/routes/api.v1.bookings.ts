@@ -9,7 +9,8 @@ import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 import { mailOrigin } from "~/modules/customers/portal.server";
 import { BookingInput, BookingOutput } from "~/modules/scheduling/api";
 import { bookingsOf } from "~/modules/scheduling/bookings.server";
-import { PRIVATE, bookingAnswer } from "~/modules/scheduling/customer-api.server";
+import { PRIVATE, bookingAnswer, grantOfNewBooking } from "~/modules/scheduling/customer-api.server";
+import type { BookingActor } from "~/modules/scheduling/bookings.server";
 
 export const loader = apiRoute({
   caller: "customer",
@@ -27,21 +28,33 @@ export const loader = apiRoute({
     handle: async ({ request, context }) => {
       const { site, customer } = await siteWithOptionalCustomer(request, context);
       const scope = { workspaceId: site.workspace.id, caller: callerOf(customer, context) };
-      return idempotent(request, context, scope, async () => {
-        const input = await readJson(request, BookingInput, context);
-        const { db } = context.services;
-        const { booking, manageToken } = await bookingsOf(db, site.workspace.id).book(input, {
-          customerId: customer?.id ?? null,
-          source: "api",
-          origin: await mailOrigin(request, context),
-        });
-        context.services.jobRunner.wake();
-        const actor = customer
-          ? { kind: "customer" as const, customerId: customer.id }
-          : { kind: "operator" as const, userId: null };
-        const answer = await bookingAnswer(db, site.workspace.id, booking, actor);
-        return Response.json(manageToken ? { ...answer, manageToken } : answer, { status: 201, headers: PRIVATE });
-      });
+      return idempotent(
+        request,
+        context,
+        scope,
+        async () => {
+          const input = await readJson(request, BookingInput, context);
+          const { db } = context.services;
+          const { booking, manageToken } = await bookingsOf(db, site.workspace.id).book(input, {
+            customerId: customer?.id ?? null,
+            source: "api",
+            origin: await mailOrigin(request, context),
+          });
+          context.services.jobRunner.wake();
+          const actor: BookingActor = manageToken
+            ? { kind: "guest", grant: grantOfNewBooking(site.workspace.id, booking) }
+            : { kind: "customer", customerId: customer!.id };
+          const answer = await bookingAnswer(db, site.workspace.id, booking, actor);
+          return Response.json(manageToken ? { ...answer, manageToken } : answer, { status: 201, headers: PRIVATE });
+        },
+        // Manage tokens are kept only as their digest (DESIGN rule 4): a replay's answer leaves it out (the
+        // confirmation e-mail's link still opens the booking).
+        (body) => {
+          const parsed = JSON.parse(body) as Record<string, unknown>;
+          delete parsed.manageToken;
+          return JSON.stringify(parsed);
+        },
+      );
     },
   },
 });

@@ -205,6 +205,23 @@ describe("a deposit not paid in time", () => {
     expect((await shopRecords(server.db).orderRow(page.orderId)).status).toBe("cancelled");
   });
 
+  it("closes an open deposit page when the booking is cancelled, and refunds a payment made on it after", async () => {
+    const s = await studio();
+    const held = await hold(s);
+    const page = await payPage(s, held);
+    const cancelled = await held.guest.postJson(`/api/v1/bookings/${held.booking.id}/cancel`, {}, held.manage);
+    expect(cancelled.status).toBe(200);
+    expect(stripe.accountOf(s.key).sessions.get(page.sessionId)!.status).toBe("expired");
+    expect((await shopRecords(server.db).orderRow(page.orderId)).status).toBe("cancelled");
+    // Paid on a copy of the page all the same (Stripe cannot be told in time): refunded, not kept.
+    stripe.failNext(0, 500);
+    stripe.accountOf(s.key).sessions.get(page.sessionId)!.status = "open";
+    await stripe.pay(page.sessionId);
+    await stripe.idle();
+    expect(stripe.accountOf(s.key).refunds.map((r) => r.amount)).toEqual([2000]);
+    expect(await bookingRow(held.booking.id)).toMatchObject({ status: "cancelled", amount_paid: 0 });
+  });
+
   it("refuses to open a payment page once the hold has run out", async () => {
     const s = await studio();
     const held = await hold(s);

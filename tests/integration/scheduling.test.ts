@@ -100,6 +100,23 @@ describe("availability and booking across a daylight-saving change", () => {
       canReschedule: true,
     });
     expect(booking.manageToken).toMatch(/^[\w-]{20,}$/);
+    // Retried with its Idempotency-Key: the same booking, and the token — kept nowhere but as its digest — is
+    // not in the stored answer replayed.
+    const key = { ...site(slug), "idempotency-key": `book-${booking.id}` };
+    const body = { service: serviceSlug, start: "2026-03-30T12:00:00Z", name: "Ada", email: "ada-replay@example.test" };
+    const first = (await (await visitor.postJson("/api/v1/bookings", body, key)).json()) as Booking;
+    const replay = await visitor.postJson("/api/v1/bookings", body, key);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    const replayed = (await replay.json()) as Booking;
+    expect(replayed.id).toBe(first.id);
+    expect(first.manageToken).toBeTruthy();
+    expect(replayed.manageToken).toBeUndefined();
+    const stored = await server.db
+      .selectFrom("idempotency_keys")
+      .select("body")
+      .where("key", "=", key["idempotency-key"])
+      .executeTakeFirstOrThrow();
+    expect(stored.body).not.toContain(first.manageToken!);
 
     // The time is gone for everyone; its neighbours stay.
     const after = await availability(slug, { from: "2026-03-29", to: "2026-03-29", service: serviceSlug });
@@ -121,7 +138,7 @@ describe("availability and booking across a daylight-saving change", () => {
       "x-atrium-manage-token": other.manageToken!,
     });
     expect(stranger.status).toBe(404);
-    expect(await bookingsIn(workspaceId)).toHaveLength(2);
+    expect(await bookingsIn(workspaceId)).toHaveLength(3);
   });
 
   it("refuses a skipped or repeated local time, and every time that is not on offer, writing nothing", async () => {
@@ -148,6 +165,7 @@ describe("availability and booking across a daylight-saving change", () => {
     expect(await refusal({ start: "2026-03-28T08:30:00Z" })).toMatch(/not a time this service can be booked at/);
     expect(await refusal({ start: "2026-03-28T20:00:00Z" })).toMatch(/not a time this service can be booked at/);
     expect(await refusal({ start: "next tuesday" })).toMatch(/ISO 8601/);
+    expect(await refusal({ start: "+275760-09-13T00:00:00Z" })).toMatch(/not one this service can be booked at/);
     // A wall-clock time that exists is read in the zone given: 10:00 Berlin on the 28th is 09:00Z.
     const local = await book(new Client(server.url), slug, {
       service: serviceSlug,

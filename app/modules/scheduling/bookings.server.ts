@@ -30,6 +30,8 @@ import {
   RescheduleInput,
   type BookingStatus,
 } from "./api";
+import type { ReleaseCheckout } from "~/modules/commerce/orders.server";
+import { endOpenPayments } from "./booking-orders.server";
 import { enqueueBookingMail } from "./notify.server";
 import { hostsOf, rulesOf, servicesOf, type BookingHost, type BookingService } from "./services.server";
 import { resolveLocal, slotsBetween, type Busy, type Slot } from "./slots";
@@ -71,7 +73,7 @@ export async function heldByOpenPayment(db: Db, bookingIds: string[]): Promise<S
 async function busyOf(db: Db, hostId: string, fromMs: number, toMs: number, nowMs: number, except?: string) {
   let q = db
     .selectFrom("bookings")
-    .select(["id", "start_at", "end_at", "seats", "status", "hold_expires_at"])
+    .select(["id", "service_id", "start_at", "end_at", "seats", "status", "hold_expires_at"])
     .where("host_id", "=", hostId)
     .where("status", "in", [...OCCUPYING_STATUSES])
     .where("start_at", "<", stored(toMs))
@@ -87,7 +89,7 @@ async function busyOf(db: Db, hostId: string, fromMs: number, toMs: number, nowM
   );
   return rows
     .filter((r) => !lapsed.includes(r) || paying.has(r.id))
-    .map((r): Busy => ({ start: r.start_at, end: r.end_at, seats: r.seats }));
+    .map((r): Busy => ({ start: r.start_at, end: r.end_at, seats: r.seats, pool: r.service_id }));
 }
 
 /** The host-zone dates a span of instants touches, one day either side (a slot's date is its host's). */
@@ -132,6 +134,17 @@ function merged(perHost: Slot[][]): Slot[] {
 
 /** The instant a request's `start` names: with its offset as given, or a wall-clock time in `timeZone`. */
 export function instantOfStart(start: string, timeZone: string): Temporal.Instant {
+  const instant = readStart(start, timeZone);
+  // Far outside any booking window, and past what date arithmetic can reach (year ±275760): refused as such.
+  const year = new Date(instant.epochMilliseconds).getUTCFullYear();
+  if (year < 2000 || year > 2200) {
+    const message = "That time is not one this service can be booked at";
+    throw invalid(message, [{ field: "start", message }]);
+  }
+  return instant;
+}
+
+function readStart(start: string, timeZone: string): Temporal.Instant {
   const field = (message: string) => invalid(message, [{ field: "start", message }]);
   if (/(Z|[+-]\d{2}:?\d{2})$/i.test(start)) {
     try {
@@ -474,7 +487,17 @@ export function bookingsOf(db: Db, workspaceId: string) {
       };
     },
 
-    async cancel(id: string, actor: BookingActor, input: unknown, origin: string): Promise<BookingRow> {
+    /**
+     * Cancels a booking within the rules; its payments still open are ended after (`endOpenPayments`, with the
+     * provider's page closed when `release` is given).
+     */
+    async cancel(
+      id: string,
+      actor: BookingActor,
+      input: unknown,
+      origin: string,
+      release?: ReleaseCheckout,
+    ): Promise<BookingRow> {
       const { reason } = parseInput(CancelInput, input ?? {});
       const b = await visibleTo(id, actor);
       const { service, canCancel } = await this.rights(b, actor);
@@ -510,6 +533,7 @@ export function bookingsOf(db: Db, workspaceId: string) {
         });
         await enqueueBookingMail(trx, workspaceId, { bookingId: id, event: "cancelled", origin, by: actor.kind });
       });
+      await endOpenPayments(db, workspaceId, id, origin, release);
       return row(id);
     },
 

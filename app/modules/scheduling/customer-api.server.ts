@@ -47,3 +47,15 @@ export async function bookingWrite(
   };
   return idempotent(request, context, scope, () => run({ caller, actor, workspaceId }));
 }
+
+/** The grant a guest's new booking's token carries, for the answer that hands it over (its rights as theirs). */
+export function grantOfNewBooking(workspaceId: string, b: BookingRow) {
+  return {
+    workspaceId,
+    subjectType: "booking" as const,
+    subjectId: b.id,
+    actions: ["view", "cancel", "reschedule"] as ManageAction[],
+    email: b.email,
+    expiresAt: b.end_at,
+  };
+}

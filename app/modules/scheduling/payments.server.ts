@@ -102,7 +102,15 @@ export async function openBookingCheckout(
             : new Date(nowMs + HOSTED_CHECKOUT_MINUTES * 60_000).toISOString(),
       },
       async (trx, id) => {
-        // The booking's row first: a second request for the same booking waits here, then finds this order.
+        // The host's lock first, as a booking takes it: a booking of this slot racing the hold's last moment sees
+        // this order (and keeps off the slot) or is seen here (and this hold is refused below).
+        await trx
+          .updateTable("booking_hosts")
+          .set((eb) => ({ lock_seq: eb("lock_seq", "+", 1) }))
+          .where("id", "=", booking.host_id)
+          .where("workspace_id", "=", workspaceId)
+          .execute();
+        // The booking's row next: a second request for the same booking waits here, then finds this order.
         await trx.updateTable("bookings").set({ updated_at: isoNow() }).where("id", "=", booking.id).execute();
         // …and the expiry sweep too: a hold it ended meanwhile is not paid for.
         const fresh = await trx

@@ -210,7 +210,10 @@ export async function pickerPage(db: Db, workspaceId: string, query: PickerQuery
   let startIso: string | null = null;
   if (query.start) {
     try {
-      startIso = Temporal.Instant.from(query.start).toString();
+      const instant = Temporal.Instant.from(query.start);
+      const year = new Date(instant.epochMilliseconds).getUTCFullYear();
+      // A time no calendar could offer (year 275760…) is no choice at all, not a date to compute a week from.
+      startIso = year >= 2000 && year <= 2200 ? instant.toString() : null;
     } catch {
       startIso = null;
     }

@@ -123,6 +123,7 @@ export function rulesOf(service: BookingService, host: BookingHost): SlotRules {
     noticeMinutes: service.noticeMinutes,
     windowDays: service.windowDays,
     capacity: service.capacity,
+    pool: service.id,
   };
 }
 

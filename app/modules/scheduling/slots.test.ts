@@ -170,6 +170,23 @@ describe("what makes a time unavailable", () => {
     expect(slots.map((s) => s.start)).not.toContain("2026-06-03T10:00:00Z");
   });
 
+  it("shares a class's places only among its own bookings at the same start: anything else takes the host", () => {
+    const yoga = { ...weekday, capacity: 10, pool: "yoga" };
+    const busy = [
+      // A one-to-one appointment of another service on the same host at 08:00…
+      { start: "2026-06-03T08:00:00Z", end: "2026-06-03T08:45:00Z", seats: 1, pool: "massage" },
+      // …and two places of this class at 10:00.
+      { start: "2026-06-03T10:00:00Z", end: "2026-06-03T10:45:00Z", seats: 2, pool: "yoga" },
+    ];
+    const slots = slotsBetween(yoga, day, day, busy, LONG_AGO);
+    expect(slots.map((s) => s.start)).not.toContain("2026-06-03T08:00:00Z");
+    expect(slots.find((s) => s.start === "2026-06-03T10:00:00Z")?.seatsLeft).toBe(8);
+    // No second session of the class overlapping the first.
+    const onGrid = slotsBetween({ ...yoga, intervalMinutes: 15 }, day, day, busy, LONG_AGO).map((s) => s.start);
+    expect(onGrid).not.toContain("2026-06-03T10:15:00Z");
+    expect(onGrid).toContain("2026-06-03T10:00:00Z");
+  });
+
   it("keeps the notice and the window", () => {
     const now = Temporal.Instant.from("2026-06-03T07:50:00Z");
     expect(starts({ ...weekday, noticeMinutes: 60 }, day, [], now)[0]).toBe("2026-06-03T09:00:00Z");

@@ -37,6 +37,11 @@ export interface Busy {
   end: string;
   /** How many of the slot's places it takes (1 unless a class). */
   seats?: number;
+  /**
+   * The service it is a place of (`SlotRules.pool`): only a booking of the same service at the same start shares
+   * a slot's places (a class's seats); any other overlap — another service, another start — takes the host whole.
+   */
+  pool?: string;
 }
 
 export interface SlotRules {
@@ -54,6 +59,8 @@ export interface SlotRules {
   windowDays?: number;
   /** Places per slot: 1 for an appointment, more for a class. */
   capacity?: number;
+  /** Which bookings share a slot's places (see `Busy.pool`): the service's id. */
+  pool?: string;
 }
 
 export interface Slot {
@@ -136,7 +143,9 @@ function dayStartsOf(first: Temporal.PlainDate, last: Temporal.PlainDate, timeZo
   let transition = transitionFrom(start, timeZone);
   while (Temporal.PlainDate.compare(date, last) <= 0) {
     const atMidnight = zoned === null || (zoned.hour === 0 && zoned.minute === 0);
-    const steady = atMidnight && transition >= start + DAY_MS;
+    // A change exactly at the next midnight may still belong to this date (a fall-back from 24:00 to 23:00): only
+    // a change after it leaves the date whole.
+    const steady = atMidnight && transition > start + DAY_MS;
     days.set(date.toString(), { start, steady });
     date = date.add({ days: 1 });
     if (steady) {
@@ -196,7 +205,13 @@ export function slotsBetween(rules: SlotRules, from: string, to: string, busy: B
   const earliest = now.add({ minutes: rules.noticeMinutes ?? 0 }).epochMilliseconds;
   // Stored instants are ISO-8601 in UTC: the platform parses them exactly, and much faster than the polyfill.
   const taken = busy
-    .map((b) => ({ start: Date.parse(b.start) - before, end: Date.parse(b.end) + after, seats: b.seats ?? 1 }))
+    .map((b) => ({
+      at: Date.parse(b.start),
+      start: Date.parse(b.start) - before,
+      end: Date.parse(b.end) + after,
+      seats: b.seats ?? 1,
+      pool: b.pool,
+    }))
     .sort((a, b) => a.start - b.start);
   const longest = taken.reduce((most, b) => Math.max(most, b.end - b.start), 0);
   /** The index of the first booking starting at or after `ms` (binary search over the sorted starts). */
@@ -237,7 +252,11 @@ export function slotsBetween(rules: SlotRules, from: string, to: string, busy: B
           for (let i = firstFrom(start - before - longest); i < taken.length; i += 1) {
             const b = taken[i]!;
             if (b.start >= end + after) break;
-            if (start - before < b.end) used += b.seats;
+            if (!(start - before < b.end)) continue;
+            // A place in this very slot, or the host busy elsewhere: a class never overlaps another session.
+            if (b.pool === rules.pool && b.at === start) used += b.seats;
+            else used = capacity;
+            if (used >= capacity) break;
           }
           if (used >= capacity) continue;
           found.set(start, { start: isoMinute(start), end: isoMinute(end), seatsLeft: capacity - used });
