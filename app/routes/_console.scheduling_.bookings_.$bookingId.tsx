@@ -2,6 +2,7 @@
 // it; an editor approves or declines one waiting for approval, cancels one (after a confirmation step, with a
 // reason the booker is sent), marks it completed or a no-show once it has started, or moves it to another free
 // time. Another workspace's booking is a 404.
+import { MissingRecord } from "~/console/missing-record";
 import { cardRelease } from "~/modules/commerce/hosted-checkout.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
@@ -581,4 +582,8 @@ function ReasonField({ error, hint }: { error?: string; hint: string }) {
       )}
     </DescribedField>
   );
+}
+
+export function ErrorBoundary() {
+  return <MissingRecord what="Booking" back={{ to: "/scheduling/bookings", label: "Back to bookings" }} />;
 }

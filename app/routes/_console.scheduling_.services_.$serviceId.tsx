@@ -2,6 +2,7 @@
 // ServiceInput — its length and time grid, buffers, notice and window, places, price and deposit, where it happens,
 // the questions asked when booking, cancellation and reschedule notice, approval, reminders — and who delivers it.
 // The server validates; its refusals show beside their fields. Works without JavaScript. Editors change it.
+import { MissingRecord } from "~/console/missing-record";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -554,4 +555,8 @@ export default function ServiceEditor() {
       </Form>
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <MissingRecord what="Service" back={{ to: "/scheduling/services", label: "Back to services" }} />;
 }

@@ -93,7 +93,7 @@ describe("console shell", () => {
   });
 
   it("answers a console page not built yet with the console's 404 inside the shell", async () => {
-    for (const path of ["/scheduling", "/shop/x/y", "/customers/x/y"]) {
+    for (const path of ["/scheduling/nope/x", "/shop/x/y", "/customers/x/y"]) {
       const response = await page.goto(`${suite.server.url}${path}`);
       expect(response?.status(), path).toBe(404);
       await page.getByRole("heading", { name: "Page not found" }).waitFor();

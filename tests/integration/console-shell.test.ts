@@ -22,7 +22,7 @@ describe("console paths not built yet", () => {
     "/website/domains",
     "/inbox/x/y",
     "/customers/x/y",
-    "/scheduling/bookings/1",
+    "/scheduling/nope/x",
     "/settings/nope",
     "/get-started/x",
   ])("%s answers the console's 404 inside the shell", async (path) => {

@@ -481,7 +481,13 @@ describe("bookings in the console", () => {
     expect(await statusOf(id)).toBe("pending");
 
     const stranger = await business();
-    expect((await stranger.owner.get(`/scheduling/bookings/${id}`)).status).toBe(404);
+    const theirs = await stranger.owner.get(`/scheduling/bookings/${id}`);
+    expect(theirs.status).toBe(404);
+    // Said inside the console's shell, with the way back.
+    const said = await theirs.text();
+    expect(said).toContain("Booking not found");
+    expect(said).toContain('aria-label="Console"');
+    expect(said).toContain("Back to bookings");
     expect((await stranger.owner.post(`/scheduling/bookings/${id}`, { intent: "approve" })).status).toBe(404);
     expect((await stranger.owner.get(`/scheduling/services/${service.id}`)).status).toBe(404);
     expect((await stranger.owner.get(`/scheduling/availability?host=${hostId}`)).status).toBe(200);
