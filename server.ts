@@ -509,7 +509,13 @@ export async function createAtriumServer(options: ServerOptions = {}): Promise<A
 
   app.use(hostPipeline(runtime, refuse));
 
-  const compress = compression({ threshold: COMPRESS_MIN_BYTES });
+  const compress = compression({
+    threshold: COMPRESS_MIN_BYTES,
+    // An event stream (the assistant's answers, ADR 037) must reach the client as it is written: compression would
+    // hold each piece back until a window of output fills.
+    filter: (req, res) =>
+      !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
+  });
   // The checks that read the routed path (a custom domain's path was rewritten above), again in one layer.
   app.use((req: Request, res: Response, next: NextFunction) => {
     const path = req.path;

@@ -10,6 +10,7 @@ import type { AccountsTables } from "./schema/accounts";
 import type { ApiKeysTables } from "./schema/api-keys";
 import type { AuditTables } from "./schema/audit";
 import type { AuthTables } from "./schema/auth";
+import type { ChatTables } from "./schema/chat";
 import type { CacheTables } from "./schema/cache";
 import type { CommerceTables } from "./schema/commerce";
 import type { ContactsTables } from "./schema/contacts";
@@ -48,6 +49,7 @@ export interface Database
     CustomersTables,
     CommerceTables,
     SchedulingTables,
+    ChatTables,
     OAuthTables,
     HealthTables,
     CacheTables,
@@ -66,6 +68,7 @@ export * from "./schema/commerce";
 export * from "./schema/api-keys";
 export * from "./schema/audit";
 export * from "./schema/cache";
+export * from "./schema/chat";
 export * from "./schema/customers";
 export * from "./schema/auth";
 export * from "./schema/contacts";

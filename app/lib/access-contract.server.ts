@@ -12,7 +12,11 @@ interface ContractRow {
 }
 
 export const ACCESS_CONTRACT: readonly ContractRow[] = [
-  { prefix: /^\/api\/(auth\/|chat\/v5$)/, caller: "integrator", credential: "bearer API key or OAuth access token" },
+  {
+    prefix: /^\/api\/(auth\/|chat\/v5(\/|$))/,
+    caller: "integrator",
+    credential: "bearer API key or OAuth access token",
+  },
   { prefix: /^\/api\/sops\/[^/]+\/trigger$/, caller: "trigger", credential: "HMAC signature" },
   { prefix: /^\/api\/sops\//, caller: "operator", credential: "bearer, or operator session + Origin check" },
   {

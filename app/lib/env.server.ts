@@ -160,6 +160,22 @@ export const EnvSchema = z.object({
     .default("https://api.easypost.com/v2/"),
   /** How long one call to a shipping provider may take before it is abandoned. */
   SHIPPING_TIMEOUT_MS: int(15_000, 100),
+  /**
+   * The assistant's model (ADR 037): an OpenAI-compatible endpoint (a self-hosted Ollama or vLLM: its `/v1`
+   * address), with its key and model name. Unset, the assistant runs its offline engine.
+   */
+  AI_BASE_URL: z
+    .string()
+    .url("must be an absolute URL such as http://127.0.0.1:11434/v1")
+    .refine((v) => !/[?#]/.test(v), "must not have a query or fragment")
+    .optional(),
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).default("llama3.1"),
+  /** How long one answer of the model may take, tools included, before it is abandoned. */
+  AI_TIMEOUT_MS: int(60_000, 1000),
+  /** The site assistant's allowance: messages per visitor (or customer) and per client address, per hour. */
+  CHAT_VISITOR_MESSAGES_PER_HOUR: int(30, 1),
+  CHAT_ADDRESS_MESSAGES_PER_HOUR: int(120, 1),
   /** The page cache (ADR 026): its memory in bytes (0 turns it off), the largest answer it keeps, how long at most. */
   PAGE_CACHE_MAX_BYTES: int(67_108_864, 0),
   PAGE_CACHE_MAX_ENTRY_BYTES: int(1_048_576, 1),

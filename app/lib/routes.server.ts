@@ -30,7 +30,20 @@ export interface ApiRouteDefinition extends Partial<Record<Method, MethodEntry>>
   internal?: boolean;
   /** See `RouteDeclaration.unguarded`. */
   unguarded?: string;
+  /**
+   * Callable from any web origin (CORS): the token API, whose bearer credential a browser app holds itself (the
+   * spec's "frontend applications may send the access_token"). No cookie is read on such a route, so no origin
+   * is trusted with anything it did not bring; the preflight (OPTIONS) is answered here.
+   */
+  cors?: boolean;
 }
+
+/** What a browser app may send and read on a `cors` route: the bearer header, and the rate-limit and stream headers. */
+const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers":
+    "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, WWW-Authenticate, x-vercel-ai-ui-message-stream",
+};
 
 const METHODS: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -40,7 +53,7 @@ const METHODS: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
  * `errorResponse`. Use as `export const loader = apiRoute({ caller, GET: … }); export const action = loader;`.
  */
 export function apiRoute(definition: ApiRouteDefinition): ((args: Args) => Promise<Response>) & DeclaredHandler {
-  const { caller, internal, unguarded } = definition;
+  const { caller, internal, unguarded, cors } = definition;
   const handlers: Partial<Record<Method, Handler>> = {};
   const methods: RouteContract["methods"] = {};
   for (const method of METHODS) {
@@ -62,6 +75,18 @@ export function apiRoute(definition: ApiRouteDefinition): ((args: Args) => Promi
     context.request.log.route = routePattern(new URL(request.url).pathname, params);
     const method = request.method === "HEAD" ? "GET" : (request.method as Method);
     const handler = handlers[method];
+    if (cors && request.method === "OPTIONS") {
+      context.request.log.callerType ??= caller;
+      return new Response(null, {
+        status: 204,
+        headers: {
+          ...CORS_HEADERS,
+          "Access-Control-Allow-Methods": allow.join(", "),
+          "Access-Control-Allow-Headers": "Authorization, Content-Type",
+          "Access-Control-Max-Age": "600",
+        },
+      });
+    }
     let response: Response;
     try {
       if (!handler) {
@@ -72,6 +97,7 @@ export function apiRoute(definition: ApiRouteDefinition): ((args: Args) => Promi
     } catch (thrown) {
       response = errorResponse(thrown, context);
     }
+    if (cors) for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
     return applyResponseHeaders(context, response);
   };
   return Object.assign(dispatch, {

@@ -21,6 +21,8 @@ import { outboundModule } from "./outbound/module.server";
 import { rateLimitModule } from "./rate-limit/module.server";
 import { secretsModule } from "./secrets/module.server";
 import { schedulingModule } from "./scheduling/module.server";
+import { searchModule } from "./search/module.server";
+import { chatModule } from "./chat/module.server";
 import { sitesModule } from "./sites/module.server";
 import { sopsModule } from "./sops/module.server";
 import { tenancyModule } from "./tenancy/module.server";
@@ -43,6 +45,8 @@ export const MODULES: readonly AtriumModule[] = [
   commerceModule,
   schedulingModule,
   indexNowModule,
+  searchModule,
+  chatModule,
   eventsModule,
   tenancyModule,
   // Last: it starts once every module's handlers exist, and stops first, so no job is still running on a

@@ -12,6 +12,7 @@ const CurrentUser = z.object({
 
 export const loader = apiRoute({
   caller: "integrator",
+  cors: true,
   GET: {
     summary: "The user the API key or access token acts for",
     description: "An OAuth access token needs the read_profile scope.",

@@ -31,6 +31,7 @@ import * as m0029 from "./0029-commerce-subscriptions";
 import * as m0030 from "./0030-commerce-payouts";
 import * as m0031 from "./0031-commerce-shipments";
 import * as m0032 from "./0032-scheduling";
+import * as m0033 from "./0033-chat";
 
 /**
  * The explicit, ordered list of migrations. No folder scanning: the server is bundled, so a new
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   "0030-commerce-payouts": m0030,
   "0031-commerce-shipments": m0031,
   "0032-scheduling": m0032,
+  "0033-chat": m0033,
 };

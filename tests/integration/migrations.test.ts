@@ -176,6 +176,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
       "0030-commerce-payouts",
       "0031-commerce-shipments",
       "0032-scheduling",
+      "0033-chat",
     ]);
     expect(await rows()).toEqual(before);
     expect(await columns()).toEqual(shape);
@@ -198,6 +199,7 @@ describe("migrating a database at 0006-oauth that holds mail and contact events"
 
   it("goes back down to 0006 and up again with the rows intact", async () => {
     expect(await migrateTo("0006-oauth")).toEqual([
+      "Down 0033-chat Success",
       "Down 0032-scheduling Success",
       "Down 0031-commerce-shipments Success",
       "Down 0030-commerce-payouts Success",

@@ -8,6 +8,7 @@
  */
 import { slugify as slugOf } from "~/lib/slug";
 import { z } from "zod";
+import { sql } from "kysely";
 import type { Db } from "~db/client";
 import { containsText } from "~db/like";
 import type { ProductRow, VariantRow } from "~db/schema";
@@ -453,6 +454,47 @@ export function productsOf(db: Db, workspaceId: string) {
         .offset(window.offset)
         .execute();
       return withVariantsAndImage(found);
+    },
+
+    /**
+     * Tracked variants of products not archived whose stock left to sell (stock less what unpaid orders hold) is at
+     * most `threshold`, fewest first: what to bake or reorder. Backorderable variants count too: they can still be
+     * sold, but the shelf is empty.
+     */
+    async lowStock(threshold: number, limit: number) {
+      const left = sql<number>`product_variants.stock - product_variants.reserved`;
+      const found = await db
+        .selectFrom("product_variants")
+        .innerJoin("products", (j) =>
+          j.onRef("products.id", "=", "product_variants.product_id").on("products.workspace_id", "=", workspaceId),
+        )
+        .select([
+          "products.id as product_id",
+          "products.title",
+          "products.status",
+          "product_variants.id",
+          "product_variants.options",
+          "product_variants.sku",
+          "product_variants.stock",
+          "product_variants.reserved",
+        ])
+        .where("product_variants.workspace_id", "=", workspaceId)
+        .where("product_variants.inventory_tracked", "=", 1)
+        .where("products.status", "!=", "archived")
+        .where(left, "<=", threshold)
+        .orderBy(left)
+        .orderBy("products.title")
+        .limit(limit)
+        .execute();
+      return found.map((r) => ({
+        productId: r.product_id,
+        title: r.title,
+        status: r.status as ProductStatus,
+        variantId: r.id,
+        variantTitle: (JSON.parse(r.options) as string[]).join(" / "),
+        sku: r.sku,
+        left: Math.max(0, Number(r.stock) - Number(r.reserved)),
+      }));
     },
 
     async countActive(collectionId?: string): Promise<number> {

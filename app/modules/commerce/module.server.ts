@@ -9,12 +9,16 @@ import { shopFarewell } from "./privacy.server";
 import { ORDER_MAIL_JOB, expireUnpaidOrders } from "./orders.server";
 import { cardRelease } from "./hosted-checkout.server";
 import { registerOrderHooks } from "./order-hooks.server";
+import { productsSearchSource } from "./search.server";
+import { commerceChatTools } from "./chat-tools.server";
 
 /** The shop: catalogue, carts, checkout, orders (ADR 030). */
 export const commerceModule = defineModule({
   name: "commerce",
   contributes: (services) => ({
     eventFamilies: [productsEvents, paymentsEvents, shippingProviderEvents],
+    searchSources: [productsSearchSource],
+    chatTools: commerceChatTools,
     workspaceFarewells: [(workspaceId) => shopFarewell(services, workspaceId)],
     jobs: { [ORDER_MAIL_JOB]: orderMailHandler(services), [IMPORT_IMAGE_JOB]: importImageHandler(services) },
     maintenance: [

@@ -296,6 +296,55 @@ export function ordersOf(db: Db, workspaceId: string) {
       return found.map(toOrder);
     },
 
+    /**
+     * Sales of orders paid in [fromIso, untilIso), per currency: how many, their totals and what was refunded of
+     * them, and the products that sold most (by quantity). Cancelled orders that were never paid do not count;
+     * a refund lowers the net of the order it refunds.
+     */
+    async sales(fromIso: string, untilIso: string) {
+      const paid = () =>
+        rows()
+          .where("orders.paid_at", ">=", fromIso)
+          .where("orders.paid_at", "<", untilIso)
+          .where("orders.status", "!=", "pending");
+      const [totals, top] = await Promise.all([
+        paid()
+          .select((eb) => [
+            "orders.currency",
+            eb.fn.countAll<number>().as("orders"),
+            eb.fn.sum<number>("orders.total").as("gross"),
+            eb.fn.sum<number>("orders.refunded").as("refunded"),
+          ])
+          .groupBy("orders.currency")
+          .orderBy("orders.currency")
+          .execute(),
+        paid()
+          .innerJoin("order_lines as l", (j) =>
+            j.onRef("l.order_id", "=", "orders.id").on("l.workspace_id", "=", workspaceId),
+          )
+          .select((eb) => [
+            "l.title",
+            eb.fn.sum<number>("l.quantity").as("quantity"),
+            eb.fn.sum<number>("l.total").as("total"),
+          ])
+          .groupBy("l.title")
+          .orderBy("quantity", "desc")
+          .orderBy("l.title")
+          .limit(5)
+          .execute(),
+      ]);
+      return {
+        byCurrency: totals.map((t) => ({
+          currency: t.currency,
+          orders: Number(t.orders),
+          gross: Number(t.gross ?? 0),
+          refunded: Number(t.refunded ?? 0),
+          net: Number(t.gross ?? 0) - Number(t.refunded ?? 0),
+        })),
+        topProducts: top.map((t) => ({ title: t.title, quantity: Number(t.quantity), total: Number(t.total) })),
+      };
+    },
+
     async count(f: OrderFilter = {}): Promise<number> {
       const row = await filtered(f)
         .select((eb) => eb.fn.countAll<number>().as("n"))

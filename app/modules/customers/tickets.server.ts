@@ -166,6 +166,12 @@ export function ticketsOf(db: Db, workspaceId: string) {
     byId,
     messagesOf,
 
+    /** The ticket with this number (as the inbox shows it, "#12"), or undefined. */
+    async byNumber(number: number): Promise<Ticket | undefined> {
+      const row = await rows().selectAll().where("number", "=", number).executeTakeFirst();
+      return row ? toTicket(row) : undefined;
+    },
+
     /** Opens a ticket for a customer or a guest (no customer); its first message is the request's text. */
     async open(
       input: NewTicketInput,

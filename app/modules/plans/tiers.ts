@@ -30,6 +30,11 @@ export interface TierPlan extends RateLimits {
   maxOwnedWorkspaces: number | null;
   /** Custom domains one workspace may claim (pending or verified); null = no cap (ADR 024). */
   maxCustomDomains: number | null;
+  /**
+   * Messages one account may send the assistant through the token API in 24 hours (ADR 037). Which tools it may
+   * use is said by each tool (`tiers`): sales reports and drafting are Pro's and Enterprise's.
+   */
+  chatMessagesPerDay: number;
 }
 
 export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
@@ -42,6 +47,7 @@ export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
     maxQueuedRuns: 100,
     maxOwnedWorkspaces: 3,
     maxCustomDomains: 1,
+    chatMessagesPerDay: 50,
   },
   pro: {
     label: "Pro",
@@ -52,6 +58,7 @@ export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
     maxQueuedRuns: 1_000,
     maxOwnedWorkspaces: 25,
     maxCustomDomains: 5,
+    chatMessagesPerDay: 1_000,
   },
   // Enterprise limits are set per account with `npm run admin -- users:set-limits`; these are the defaults.
   // Its triggers are not rate-limited (the operator sizes the deployment for its own customer); its queue is
@@ -65,6 +72,7 @@ export const TIER_PLANS: Readonly<Record<Tier, TierPlan>> = {
     maxQueuedRuns: 10_000,
     maxOwnedWorkspaces: null,
     maxCustomDomains: null,
+    chatMessagesPerDay: 10_000,
   },
 };
 

@@ -1,5 +1,6 @@
 import { defineModule } from "~/lib/module";
 import { createApiRateLimit, type ApiRateLimit } from "./api-rate-limit.server";
+import { createChatThrottle, type ChatThrottle } from "./chat-throttle.server";
 import { createContactThrottle, type ContactThrottle } from "./contact-throttle.server";
 import { createCustomerThrottle, type CustomerThrottle } from "./customer-throttle.server";
 import { createInviteThrottle, type InviteThrottle } from "./invite-throttle.server";
@@ -26,6 +27,8 @@ declare module "~/lib/context" {
     routingTestThrottle: RoutingTestThrottle;
     /** Events per workspace and family of /api/webhooks/*, before any secret is loaded. */
     webhookThrottle: WebhookThrottle;
+    /** The assistant's messages per account and day (by tier), and per site visitor and address. */
+    chatThrottle: ChatThrottle;
   }
 }
 
@@ -40,5 +43,6 @@ export const rateLimitModule = defineModule({
     ogImageThrottle: createOgImageThrottle(database, env.OG_RENDERS_PER_ADDRESS_PER_MINUTE),
     routingTestThrottle: createRoutingTestThrottle(database, env.ROUTING_TESTS_PER_ADDRESS_PER_MINUTE),
     webhookThrottle: createWebhookThrottle(database, env.WEBHOOKS_PER_WORKSPACE_PER_MINUTE),
+    chatThrottle: createChatThrottle(database, env),
   }),
 });

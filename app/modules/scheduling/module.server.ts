@@ -3,6 +3,8 @@ import { expireBookingHolds } from "./bookings.server";
 import { bookingOrderHooks } from "./payments.server";
 import { bookingsEvents } from "./events.server";
 import { purgePastWaitlist } from "./waitlist.server";
+import { servicesSearchSource } from "./search.server";
+import { schedulingChatTools } from "./chat-tools.server";
 import { BOOKING_MAIL_JOB, BOOKING_REMINDER_JOB, bookingMailHandler, bookingReminderHandler } from "./notify.server";
 
 /** Scheduling: services, hosts' hours, bookings (ADR 036). */
@@ -12,6 +14,8 @@ export const schedulingModule = defineModule({
     // Deposits and balances are shop orders: paying one confirms its booking, releasing one frees the slot.
     orderHooks: [bookingOrderHooks],
     eventFamilies: [bookingsEvents],
+    searchSources: [servicesSearchSource],
+    chatTools: schedulingChatTools,
     jobs: {
       [BOOKING_MAIL_JOB]: bookingMailHandler(services),
       [BOOKING_REMINDER_JOB]: bookingReminderHandler(services),

@@ -42,7 +42,7 @@ export interface BookingListItem {
 const likeText = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function bookingDeskOf(db: Db, workspaceId: string) {
-  const base = (filter: BookingFilter, query?: string) => {
+  const base = (filter: BookingFilter, query?: string, range?: { fromIso: string; untilIso: string }) => {
     const nowIso = isoNow();
     let q = db
       .selectFrom("bookings")
@@ -60,6 +60,8 @@ export function bookingDeskOf(db: Db, workspaceId: string) {
     } else if (filter === "cancelled") {
       q = q.where("bookings.status", "=", "cancelled");
     }
+    // What overlaps the range (the assistant's "today's bookings"): a booking running across midnight counts.
+    if (range) q = q.where("bookings.start_at", "<", range.untilIso).where("bookings.end_at", ">", range.fromIso);
     if (query) {
       const pattern = likeText(query);
       q = q.where((eb) =>
@@ -74,9 +76,17 @@ export function bookingDeskOf(db: Db, workspaceId: string) {
 
   return {
     /** Upcoming and pending soonest first (what comes next); past, cancelled and all latest first. */
-    async list(options: { filter: BookingFilter; query?: string; limit: number; offset: number }) {
-      const soonestFirst = options.filter === "upcoming" || options.filter === "pending";
-      const rows = await base(options.filter, options.query)
+    async list(options: {
+      filter: BookingFilter;
+      query?: string;
+      range?: { fromIso: string; untilIso: string };
+      /** Soonest first whatever the filter (a day's bookings read in their order). */
+      soonestFirst?: boolean;
+      limit: number;
+      offset: number;
+    }) {
+      const soonestFirst = options.soonestFirst ?? (options.filter === "upcoming" || options.filter === "pending");
+      const rows = await base(options.filter, options.query, options.range)
         .select([
           "bookings.id",
           "bookings.status",
@@ -110,8 +120,8 @@ export function bookingDeskOf(db: Db, workspaceId: string) {
       }));
     },
 
-    async count(filter: BookingFilter, query?: string): Promise<number> {
-      const row = await base(filter, query)
+    async count(filter: BookingFilter, query?: string, range?: { fromIso: string; untilIso: string }): Promise<number> {
+      const row = await base(filter, query, range)
         .select((eb) => eb.fn.countAll().as("n"))
         .executeTakeFirstOrThrow();
       return Number(row.n);

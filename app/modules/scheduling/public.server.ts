@@ -147,7 +147,7 @@ const dateOf = (iso: string, timeZone: string) =>
 const LOCATION_LABELS = { in_person: "In person", phone: "By phone", video: "Video call" } as const;
 
 /** What a service card and the picker's summary show of a service. */
-function serviceCard(service: BookingService) {
+export function serviceCard(service: BookingService) {
   const view = publicService(service, []);
   return {
     slug: view.slug,

@@ -642,6 +642,30 @@ export async function publishedPage(
   };
 }
 
+/** Every published page of the workspace with its public copy (the content index reads them; ADR 037). */
+export async function publishedPages(db: Db, workspaceId: string): Promise<PublishedPage[]> {
+  const rows = await db
+    .selectFrom("site_pages")
+    .select(["id", "slug", "is_home", "published", "published_at"])
+    .where("workspace_id", "=", workspaceId)
+    .where("published", "is not", null)
+    .orderBy("id")
+    .execute();
+  return rows.flatMap((row) =>
+    row.published && row.published_at
+      ? [
+          {
+            id: row.id,
+            slug: row.slug,
+            isHome: row.is_home === 1,
+            publishedAt: row.published_at,
+            content: parse(row.published),
+          },
+        ]
+      : [],
+  );
+}
+
 /**
  * The page at `slug` (or the home page) as the public may know it: its id and whether it is published, and
  * the title of its published copy only, never the draft's (the stale-page diagnosis, ADR 026: a draft's title

@@ -1,0 +1,188 @@
+/**
+ * Stored conversations (0033-chat, ADR 037), built for one workspace and one owner: an integrator's user, or a site's
+ * customer or visitor. There is no way to read a conversation by its id alone — the client's id is unique only per
+ * workspace and owner, so a guessed id opens nothing of anyone else's.
+ *
+ * A turn is two writes: the user's message before the answer streams (so a follow-up has it even if the answer is
+ * cut off), then the answer once it is complete. Each write is over the version it read; two answers in one
+ * conversation at once (two tabs) each land after their own question.
+ */
+import type { UIMessage } from "ai";
+import type { Db } from "~db/client";
+import type { ChatChannel } from "~db/schema";
+import { isoNow } from "~/lib/clock.server";
+import { invalid, notFound } from "~/lib/errors";
+import { newId } from "~/lib/ids.server";
+import { isUniqueViolation } from "~db/client";
+import { MAX_HISTORY, textOf } from "./protocol";
+
+export type ConversationOwner =
+  | { kind: "user"; userId: string }
+  | { kind: "customer"; customerId: string }
+  | { kind: "visitor"; visitorHash: string };
+
+export interface Conversation {
+  id: string;
+  clientId: string;
+  channel: ChatChannel;
+  title: string;
+  messages: UIMessage[];
+  ticketId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const ownerKey = (owner: ConversationOwner) =>
+  owner.kind === "user"
+    ? `user:${owner.userId}`
+    : owner.kind === "customer"
+      ? `customer:${owner.customerId}`
+      : `visitor:${owner.visitorHash}`;
+
+const TITLE_CHARS = 80;
+
+function titleOf(text: string): string {
+  const line = text.split("\n")[0]!.trim();
+  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line;
+}
+
+/** How many times a write over a stale version is tried again (another turn of the same conversation won). */
+const ATTEMPTS = 5;
+
+export function conversationsOf(db: Db, workspaceId: string, channel: ChatChannel, owner: ConversationOwner) {
+  const key = ownerKey(owner);
+  const rows = () =>
+    db
+      .selectFrom("chat_conversations")
+      .where("workspace_id", "=", workspaceId)
+      .where("channel", "=", channel)
+      .where("owner_key", "=", key);
+
+  const read = (clientId: string) => rows().selectAll().where("client_id", "=", clientId).executeTakeFirst();
+
+  function toConversation(row: NonNullable<Awaited<ReturnType<typeof read>>>): Conversation {
+    return {
+      id: row.id,
+      clientId: row.client_id,
+      channel: row.channel,
+      title: row.title,
+      messages: JSON.parse(row.messages) as UIMessage[],
+      ticketId: row.ticket_id,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  /** Saves `messages` over `version`; false when another write got there first. */
+  async function save(id: string, version: number, messages: UIMessage[]): Promise<boolean> {
+    const result = await db
+      .updateTable("chat_conversations")
+      .set({
+        messages: JSON.stringify(messages),
+        message_count: messages.length,
+        version: version + 1,
+        updated_at: isoNow(),
+      })
+      .where("workspace_id", "=", workspaceId)
+      .where("id", "=", id)
+      .where("version", "=", version)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  return {
+    async get(clientId: string): Promise<Conversation> {
+      const row = await read(clientId);
+      if (!row) throw notFound("No such conversation");
+      return toConversation(row);
+    },
+
+    async find(clientId: string): Promise<Conversation | undefined> {
+      const row = await read(clientId);
+      return row ? toConversation(row) : undefined;
+    },
+
+    /**
+     * Stores the user's new message and answers the history the assistant answers from (the new message last).
+     * A message the conversation already has (a regenerated answer, an edited question) replaces it and everything
+     * after it. A conversation is created on its first message, titled by it.
+     */
+    async ask(clientId: string, message: UIMessage): Promise<{ conversation: Conversation; history: UIMessage[] }> {
+      for (let attempt = 1; ; attempt++) {
+        let row = await read(clientId);
+        if (!row) {
+          const at = isoNow();
+          try {
+            await db
+              .insertInto("chat_conversations")
+              .values({
+                id: newId(),
+                workspace_id: workspaceId,
+                channel,
+                owner_key: key,
+                user_id: owner.kind === "user" ? owner.userId : null,
+                customer_id: owner.kind === "customer" ? owner.customerId : null,
+                client_id: clientId,
+                title: titleOf(textOf(message)),
+                messages: "[]",
+                message_count: 0,
+                version: 0,
+                ticket_id: null,
+                created_at: at,
+                updated_at: at,
+              })
+              .execute();
+          } catch (error) {
+            // The same conversation's first message sent twice at once: the other insert won; use its row.
+            if (!isUniqueViolation(error)) throw error;
+          }
+          row = await read(clientId);
+          if (!row) throw notFound("No such conversation");
+        }
+        const stored = JSON.parse(row.messages) as UIMessage[];
+        const again = stored.findIndex((m) => m.id === message.id);
+        const history = [...(again >= 0 ? stored.slice(0, again) : stored), message];
+        // Room for the answer too.
+        if (history.length + 1 > MAX_HISTORY) {
+          throw invalid(`This conversation has reached ${MAX_HISTORY} messages: start a new one`, [
+            { field: "id", message: `A conversation holds at most ${MAX_HISTORY} messages` },
+          ]);
+        }
+        if (await save(row.id, row.version, history)) {
+          return { conversation: { ...toConversation(row), messages: history }, history };
+        }
+        if (attempt >= ATTEMPTS) throw new Error("the conversation kept changing while the message was saved");
+      }
+    },
+
+    /**
+     * Stores the assistant's `answer` right after the question it answers (`questionId`). A conversation deleted,
+     * or cut back before that question meanwhile, keeps what it has now: the answer is dropped.
+     */
+    async answer(clientId: string, questionId: string, answer: UIMessage): Promise<void> {
+      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        const row = await read(clientId);
+        if (!row) return;
+        const stored = (JSON.parse(row.messages) as UIMessage[]).filter((m) => m.id !== answer.id);
+        const at = stored.findIndex((m) => m.id === questionId);
+        if (at < 0) return;
+        const next = [...stored.slice(0, at + 1), answer, ...stored.slice(at + 1)].slice(0, MAX_HISTORY);
+        if (await save(row.id, row.version, next)) return;
+      }
+    },
+
+    /** Deletes the conversation; false when there was none. */
+    async remove(clientId: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom("chat_conversations")
+        .where("workspace_id", "=", workspaceId)
+        .where("channel", "=", channel)
+        .where("owner_key", "=", key)
+        .where("client_id", "=", clientId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+export type ConversationsRepo = ReturnType<typeof conversationsOf>;
