@@ -15,7 +15,7 @@ import { failureCategory } from "~/lib/http.server";
 import { dataRequestGate, isPrivateSiteAnswer } from "~/modules/site-access/gate.server";
 import { isHiddenFromSearchEngines } from "~/modules/sites/chrome.server";
 import { isCacheableAnswer, stripCacheHeaders } from "~/modules/sites/page-cache";
-import { hydrates, loadsOwnScript } from "~/ui/handle";
+import { hydrates, loadsOwnScript, marksOwnScript } from "~/ui/handle";
 import { NonceContext } from "~/ui/nonce";
 
 export { bootstrap } from "./bootstrap.server";
@@ -97,7 +97,7 @@ export default function handleRequest(
       nonce,
       loadContext.services.devServer,
       loadContext.request.formActionSources,
-      loadsOwnScript(handles),
+      loadsOwnScript(handles) || marksOwnScript(loadContext.request),
     ),
   );
   // A protected site's page (ADR 023) is for the visitor who unlocked it only, whatever its route said.

@@ -11,7 +11,8 @@ import { movedSite } from "~/modules/hosts/moved-site.server";
 import { hideFromSearchEngines, siteFrameOf } from "~/modules/sites/chrome.server";
 import { lockedChrome, siteGate } from "~/modules/site-access/gate.server";
 import { publicAddressOf } from "~/modules/sites/public-address.server";
-import type { RouteHandle } from "~/ui/handle";
+import { markOwnScript, type RouteHandle } from "~/ui/handle";
+import { rememberedAssistant } from "~/modules/chat/settings.server";
 import siteCss from "~/styles/site.css?url";
 import { page } from "~/lib/routes.server";
 import { publicCacheHeaders } from "~/modules/cache/headers";
@@ -48,17 +49,24 @@ export const loader = page("public", async ({ request, params, context }: Loader
   // A protected site (ADR 023): redirects to its unlock page unless this visitor unlocked it.
   const gate = await siteGate(context, request, site.workspace);
   const address = await publicAddressOf(request, context, site.workspace);
-  const [frame, onSale, cart] = await Promise.all([
+  const [frame, onSale, cart, assistant] = await Promise.all([
     siteFrameOf(context.services, site.workspace, address, gate.state !== "public"),
     shopIsOpen(context.services, site.workspace.id),
     // Only a visitor with a cart cookie has a count, and their answers are never cached (its cookie bypasses).
     cartOfRequest(request, context, site.workspace),
+    rememberedAssistant(context.services, site.workspace.id),
   ]);
   const chrome: SiteChrome = {
     ...frame.chrome,
     shop: onSale,
     cartCount: cart && !cart.orderId ? cart.lines.reduce((n, l) => n + l.quantity, 0) : null,
+    // The assistant's widget (ADR 037): on the pages of a site that switched it on, with its one script file.
+    assistant:
+      assistant.enabled && gate.state !== "locked"
+        ? { greeting: assistant.greeting, session: `/api/v1/${site.workspace.slug}/chat/session` }
+        : null,
   };
+  if (chrome.assistant) markOwnScript(context.request);
   if (chrome.noindex) hideFromSearchEngines(context);
   // The page cache (ADR 026): every page of a public site is the same for all its visitors and shows the
   // site's frame (its tags), and "today" (the footer's year, upcoming exceptions to the opening hours) until

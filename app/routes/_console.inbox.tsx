@@ -110,6 +110,9 @@ export default function Inbox() {
           ))}
         </ul>
       </nav>
+      <p className="inbox-more">
+        <Link to="/inbox/assistant">Site assistant: settings and conversations →</Link>
+      </p>
       <p className="inbox-summary">
         {`${counts.total.toLocaleString("en")} ${counts.total === 1 ? "item" : "items"}${
           counts.unread > 0 ? `, ${counts.unread.toLocaleString("en")} unread` : ""

@@ -82,6 +82,11 @@ export interface SiteChrome {
   shop: boolean;
   /** How many items this visitor's cart holds; null for a visitor without one (every cached answer). */
   cartCount: number | null;
+  /**
+   * The site assistant's widget (ADR 037), when the business switched it on: its greeting and where a conversation
+   * opens. Set by the `$site` layout (the sites module knows nothing of chat); null on the unlock page.
+   */
+  assistant: { greeting: string; session: string } | null;
 }
 
 export const SITE_LAYOUT_ID = "routes/$site";

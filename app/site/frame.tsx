@@ -6,6 +6,7 @@
  */
 import type { ReactNode } from "react";
 import type { ChromeLink, SiteChrome } from "./chrome";
+import assistantJs from "./assistant-widget.js?url&no-inline";
 
 function NavList({ links, className }: { links: ChromeLink[]; className: string }) {
   return (
@@ -184,6 +185,40 @@ export function SiteFrame({ chrome, children }: { chrome: SiteChrome; children: 
       {chrome.jsonLd.map((data, i) => (
         <JsonLd key={i} data={data} />
       ))}
+      {chrome.assistant ? <AssistantWidget chrome={chrome} assistant={chrome.assistant} /> : null}
     </div>
+  );
+}
+
+/**
+ * The site assistant's place on the page (ADR 037). Without JavaScript it is a link to the contact page; its script
+ * (a fingerprinted file: the page allows `script-src 'self'`, no inline code, so it stays the same for everyone and
+ * cacheable) turns it into the chat.
+ */
+function AssistantWidget({
+  chrome,
+  assistant,
+}: {
+  chrome: SiteChrome;
+  assistant: NonNullable<SiteChrome["assistant"]>;
+}) {
+  return (
+    <>
+      <aside
+        className="site-assistant"
+        aria-label={`Ask ${chrome.name}`}
+        data-assistant-session={assistant.session}
+        data-assistant-greeting={assistant.greeting}
+        data-assistant-name={chrome.name}
+      >
+        <a className="site-assistant__launcher" href={`${chrome.base}/contact`}>
+          <span aria-hidden="true" className="site-assistant__icon">
+            ?
+          </span>
+          Questions? Ask us
+        </a>
+      </aside>
+      <script type="module" src={assistantJs} />
+    </>
   );
 }

@@ -17,3 +17,12 @@ export function hydrates(handles: unknown[]): boolean {
 export function loadsOwnScript(handles: unknown[]): boolean {
   return handles.some((h) => (h as RouteHandle | undefined)?.ownScript === true);
 }
+
+/**
+ * Pages that load a script file of their own only when their data says so (the site assistant's widget, on the
+ * sites that switched it on): the loader marks the request, and entry.server.tsx allows `script-src 'self'` for
+ * it alone. Every other public page keeps `script-src 'none'`. Keyed by the request's scope.
+ */
+const ownScriptAnswers = new WeakSet<object>();
+export const markOwnScript = (scope: object): void => void ownScriptAnswers.add(scope);
+export const marksOwnScript = (scope: object): boolean => ownScriptAnswers.has(scope);

@@ -6,6 +6,7 @@
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import type { Db } from "~db/client";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
+import type { Client } from "./client";
 
 /** A live API key of the user with `email`, restricted to `workspaceId` when given. */
 export async function chatKey(db: Db, email: string, workspaceId: string | null = null): Promise<string> {
@@ -54,7 +55,7 @@ export const userMessage = (text: string, id = `user-${process.pid}-${++asked}`)
 });
 
 /** Sends `text` as `token`'s client would; rejects (as `useChat` would show an error) on a non-2xx answer. */
-export async function ask(base: string, token: string, text: string, options: AskOptions = {}): Promise<Answer> {
+export function ask(base: string, token: string, text: string, options: AskOptions = {}): Promise<Answer> {
   const transport = new DefaultChatTransport<UIMessage>({
     api: `${base}/api/chat/v5`,
     headers: { authorization: `Bearer ${token}` },
@@ -63,6 +64,29 @@ export async function ask(base: string, token: string, text: string, options: As
       ...(options.tools ? { tools: options.tools } : {}),
     },
   });
+  return answerOf(transport, text, options);
+}
+
+/**
+ * Sends `text` to a site's assistant in conversation `sessionId` as the widget (or any `useChat` client) would, with
+ * `client`'s cookies: its visitor cookie or customer session.
+ */
+export function askSite(client: Client, slug: string, sessionId: string, text: string): Promise<Answer> {
+  const transport = new DefaultChatTransport<UIMessage>({
+    api: `${client.base}/api/v1/${slug}/chat/session/${sessionId}/messages`,
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input));
+      return client.request(url.pathname + url.search, init);
+    }) as typeof fetch,
+  });
+  return answerOf(transport, text, { chatId: sessionId });
+}
+
+async function answerOf(
+  transport: DefaultChatTransport<UIMessage>,
+  text: string,
+  options: AskOptions,
+): Promise<Answer> {
   const stream = await transport.sendMessages({
     chatId: options.chatId ?? `chat-${process.pid}-${++asked}`,
     messages: [...(options.before ?? []), userMessage(text, options.questionId)],

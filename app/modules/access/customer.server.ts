@@ -24,7 +24,7 @@ import { callerOf, idempotent } from "~/modules/customers/idempotency.server";
 import { grantOfToken, type ManageGrant } from "~/modules/customers/manage-tokens.server";
 import { readCustomerSession, type CustomerSession } from "~/modules/customers/sessions.server";
 import { linkBase } from "~/modules/sites/address.server";
-import { resolveSiteOfApiRequest, siteOfPath, type ResolvedSite } from "./site.server";
+import { resolveSiteBySlug, resolveSiteOfApiRequest, siteOfPath, type ResolvedSite } from "./site.server";
 
 async function countRequest(context: AppLoadContext, site: ResolvedSite, customerId: string | null) {
   const state = await context.services.customerThrottle
@@ -114,6 +114,37 @@ export const siteWithOptionalCustomer = defineGuard(
     context: AppLoadContext,
   ): Promise<{ site: ResolvedSite; customer: Customer | null }> {
     const site = await siteOf(request, context);
+    const session = await customerOfSite(request, context, site);
+    await countRequest(context, site, session?.customer.id ?? null);
+    return { site, customer: session?.customer ?? null };
+  },
+);
+
+/** Who talks to a site's assistant (ADR 037): its signed-in customer, or an anonymous visitor's cookie (if any). */
+export interface AssistantCaller {
+  site: ResolvedSite;
+  customer: Customer | null;
+}
+
+/**
+ * The site assistant's routes (`/api/v1/{site}/chat/session…`): the site named by the path — on a custom domain, only
+ * that domain's own — counted like every customer API request, with its signed-in customer when the request carries
+ * one. Cookies authenticate these requests, so an unsafe one must come from the site's own pages (ADR 004).
+ */
+export const siteAssistantCaller = defineGuard(
+  "customer",
+  async function siteAssistantCaller(
+    request: Request,
+    context: AppLoadContext,
+    slug: string | undefined,
+  ): Promise<AssistantCaller> {
+    const siteHost = context.request.siteHost;
+    const site = siteHost && siteHost.slug !== slug ? null : await resolveSiteBySlug(context.services.db, slug, "path");
+    if (!site) {
+      context.request.log.failure = "missing-data";
+      throw notFound("No site at that address");
+    }
+    assertSameOrigin(request, context);
     const session = await customerOfSite(request, context, site);
     await countRequest(context, site, session?.customer.id ?? null);
     return { site, customer: session?.customer ?? null };

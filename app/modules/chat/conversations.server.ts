@@ -32,6 +32,9 @@ export interface Conversation {
   updatedAt: string;
 }
 
+/** What `ticket_id` holds while a hand-over to the inbox is being made (never a ticket's id: those are ULIDs). */
+export const HANDING_OVER = "handing-over:";
+
 const ownerKey = (owner: ConversationOwner) =>
   owner.kind === "user"
     ? `user:${owner.userId}`
@@ -73,8 +76,8 @@ export function conversationsOf(db: Db, workspaceId: string, channel: ChatChanne
     };
   }
 
-  /** Saves `messages` over `version`; false when another write got there first. */
-  async function save(id: string, version: number, messages: UIMessage[]): Promise<boolean> {
+  /** Saves `messages` over `version` (and a title, once); false when another write got there first. */
+  async function save(id: string, version: number, messages: UIMessage[], title?: string): Promise<boolean> {
     const result = await db
       .updateTable("chat_conversations")
       .set({
@@ -82,6 +85,7 @@ export function conversationsOf(db: Db, workspaceId: string, channel: ChatChanne
         message_count: messages.length,
         version: version + 1,
         updated_at: isoNow(),
+        ...(title ? { title } : {}),
       })
       .where("workspace_id", "=", workspaceId)
       .where("id", "=", id)
@@ -107,9 +111,14 @@ export function conversationsOf(db: Db, workspaceId: string, channel: ChatChanne
      * A message the conversation already has (a regenerated answer, an edited question) replaces it and everything
      * after it. A conversation is created on its first message, titled by it.
      */
-    async ask(clientId: string, message: UIMessage): Promise<{ conversation: Conversation; history: UIMessage[] }> {
+    async ask(
+      clientId: string,
+      message: UIMessage,
+      options: { create?: boolean } = {},
+    ): Promise<{ conversation: Conversation; history: UIMessage[] }> {
       for (let attempt = 1; ; attempt++) {
         let row = await read(clientId);
+        if (!row && options.create === false) throw notFound("No such conversation");
         if (!row) {
           const at = isoNow();
           try {
@@ -148,7 +157,8 @@ export function conversationsOf(db: Db, workspaceId: string, channel: ChatChanne
             { field: "id", message: `A conversation holds at most ${MAX_HISTORY} messages` },
           ]);
         }
-        if (await save(row.id, row.version, history)) {
+        // A conversation opened empty (a site visitor's session) is titled by its first question.
+        if (await save(row.id, row.version, history, row.title ? undefined : titleOf(textOf(message)))) {
           return { conversation: { ...toConversation(row), messages: history }, history };
         }
         if (attempt >= ATTEMPTS) throw new Error("the conversation kept changing while the message was saved");
@@ -171,6 +181,61 @@ export function conversationsOf(db: Db, workspaceId: string, channel: ChatChanne
       }
     },
 
+    /** Opens an empty conversation (a site visitor's session) under a new id, and answers it. */
+    async start(): Promise<Conversation> {
+      const at = isoNow();
+      const clientId = newId().toLowerCase();
+      await db
+        .insertInto("chat_conversations")
+        .values({
+          id: newId(),
+          workspace_id: workspaceId,
+          channel,
+          owner_key: key,
+          user_id: owner.kind === "user" ? owner.userId : null,
+          customer_id: owner.kind === "customer" ? owner.customerId : null,
+          client_id: clientId,
+          title: "",
+          messages: "[]",
+          message_count: 0,
+          version: 0,
+          ticket_id: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      return this.get(clientId);
+    },
+
+    /**
+     * Claims the hand-over to the inbox (ADR 037) for `marker`: true when this request may open the ticket, false
+     * when the conversation was handed over already or is being handed over by another request right now.
+     */
+    async claimHandoff(clientId: string, marker: string): Promise<boolean> {
+      const claimed = await db
+        .updateTable("chat_conversations")
+        .set({ ticket_id: marker })
+        .where("workspace_id", "=", workspaceId)
+        .where("channel", "=", channel)
+        .where("owner_key", "=", key)
+        .where("client_id", "=", clientId)
+        .where("ticket_id", "is", null)
+        .executeTakeFirst();
+      return Number(claimed.numUpdatedRows) === 1;
+    },
+
+    /** Ends a claimed hand-over: the ticket it opened, or null to release the claim (opening it failed). */
+    async settleHandoff(clientId: string, marker: string, ticketId: string | null): Promise<void> {
+      await db
+        .updateTable("chat_conversations")
+        .set({ ticket_id: ticketId, updated_at: isoNow() })
+        .where("workspace_id", "=", workspaceId)
+        .where("owner_key", "=", key)
+        .where("client_id", "=", clientId)
+        .where("ticket_id", "=", marker)
+        .execute();
+    },
+
     /** Deletes the conversation; false when there was none. */
     async remove(clientId: string): Promise<boolean> {
       const result = await db
@@ -186,3 +251,81 @@ export function conversationsOf(db: Db, workspaceId: string, channel: ChatChanne
 }
 
 export type ConversationsRepo = ReturnType<typeof conversationsOf>;
+
+export interface InboxConversation {
+  id: string;
+  title: string;
+  messageCount: number;
+  customer: { id: string; name: string; email: string } | null;
+  ticketId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The site assistant's conversations as the business sees them in its inbox (ADR 037): every visitor's and
+ * customer's, newest first, those with at least one message. By the row's own id: the client's id is the visitor's.
+ */
+export function inboxConversationsOf(db: Db, workspaceId: string) {
+  const rows = () =>
+    db
+      .selectFrom("chat_conversations as c")
+      .leftJoin("customers as u", (j) => j.onRef("u.id", "=", "c.customer_id").on("u.workspace_id", "=", workspaceId))
+      .where("c.workspace_id", "=", workspaceId)
+      .where("c.channel", "=", "site")
+      .where("c.message_count", ">", 0);
+  const columns = [
+    "c.id",
+    "c.title",
+    "c.message_count",
+    "c.ticket_id",
+    "c.created_at",
+    "c.updated_at",
+    "c.messages",
+    "u.id as customer_id",
+    "u.name as customer_name",
+    "u.email as customer_email",
+  ] as const;
+  const toItem = (r: {
+    id: string;
+    title: string;
+    message_count: number;
+    ticket_id: string | null;
+    created_at: string;
+    updated_at: string;
+    customer_id: string | null;
+    customer_name: string | null;
+    customer_email: string | null;
+  }): InboxConversation => ({
+    id: r.id,
+    title: r.title,
+    messageCount: Number(r.message_count),
+    customer: r.customer_id ? { id: r.customer_id, name: r.customer_name ?? "", email: r.customer_email ?? "" } : null,
+    ticketId: r.ticket_id?.startsWith(HANDING_OVER) ? null : r.ticket_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  });
+  return {
+    async list(page: { size: number; offset: number }): Promise<InboxConversation[]> {
+      const found = await rows()
+        .select(columns)
+        .orderBy("c.updated_at", "desc")
+        .orderBy("c.id", "desc")
+        .limit(page.size)
+        .offset(page.offset)
+        .execute();
+      return found.map(toItem);
+    },
+    async count(): Promise<number> {
+      const row = await rows()
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async get(id: string): Promise<InboxConversation & { messages: UIMessage[] }> {
+      const row = await rows().select(columns).where("c.id", "=", id).executeTakeFirst();
+      if (!row) throw notFound("No such conversation");
+      return { ...toItem(row), messages: JSON.parse(row.messages) as UIMessage[] };
+    },
+  };
+}

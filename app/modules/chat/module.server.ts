@@ -2,6 +2,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { defineModule } from "~/lib/module";
 import { searchContentTool } from "./content-tool.server";
+import { handOverTool } from "./handoff-tool.server";
 import type { ChatTool } from "./tools";
 
 /** The assistant's tools, gathered from every module at start, and the model it answers through (if any). */
@@ -32,7 +33,7 @@ export const chatModule = defineModule({
         : null,
     },
   }),
-  contributes: () => ({ chatTools: [searchContentTool as unknown as ChatTool] }),
+  contributes: () => ({ chatTools: [searchContentTool, handOverTool] as unknown as ChatTool[] }),
   start: (_services, contributions) => {
     const names = new Set<string>();
     tools.length = 0;

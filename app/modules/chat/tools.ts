@@ -82,8 +82,6 @@ export interface ChatTool<S extends z.ZodType = z.ZodType> {
   writes?: boolean;
   /** The plan tiers that include it (operator tools); site tools are the workspace's own, with no tier. */
   tiers?: readonly Tier[];
-  /** Site tools that need a signed-in customer (their own orders and bookings). */
-  customerOnly?: boolean;
   match?(ask: Ask, context: ToolContext): ToolMatch<z.input<S>> | null;
   run(context: ToolContext, input: z.output<S>): Promise<ToolResult>;
 }

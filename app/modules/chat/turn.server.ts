@@ -13,6 +13,8 @@ import {
   convertToModelMessages,
   createUIMessageStream,
   createUIMessageStreamResponse,
+  InvalidToolInputError,
+  NoSuchToolError,
   stepCountIs,
   streamText,
   tool as sdkTool,
@@ -207,6 +209,50 @@ function systemPrompt(context: ToolContext): string {
   ].join("\n");
 }
 
+/** What the model (and the client) is told when a tool failed for a reason that is not the business's words. */
+const TOOL_ERROR = "The tool could not run. Please try again later.";
+
+/** A tool's failure that was logged and replaced by `TOOL_ERROR`. */
+class ToolFailed extends Error {}
+
+/** The first issue zod found with a tool's input, somewhere down the SDK's chain of causes. */
+function firstIssue(error: unknown): string | undefined {
+  let cause = error;
+  for (let depth = 0; cause && typeof cause === "object" && depth < 5; depth++) {
+    const issues = (cause as { issues?: { message?: unknown }[] }).issues;
+    if (Array.isArray(issues) && typeof issues[0]?.message === "string") return issues[0].message;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * The text a client sees for an error inside the model's answer. The SDK asks the same question of a tool call that
+ * failed (its part's `errorText`; the answer goes on) and of the answer itself failing (the stream's `error` chunk,
+ * which the SDK then hands to `createUIMessageStream`'s `onError` as `STREAM_ERROR`): the first are said in our
+ * words, the last is always `STREAM_ERROR` — a provider's message or status never reaches the client.
+ *
+ * A tool call the SDK refuses (input its schema rejects, a tool that does not exist) is asked about twice: as the
+ * error (its `tool-input-error`), then as the error's message (the `tool-output-error` the model is told about); both
+ * answer the same text. One function per answer, for that memory.
+ */
+function modelErrorTexts(): (error: unknown) => string {
+  const refusedCalls = new Map<string, string>();
+  return (error) => {
+    if (isDomainError(error) || error instanceof ToolFailed) return error.message;
+    if (InvalidToolInputError.isInstance(error) || NoSuchToolError.isInstance(error)) {
+      const issue = firstIssue(error);
+      const text = NoSuchToolError.isInstance(error)
+        ? `There is no tool ${error.toolName}`
+        : `The input for ${error.toolName} is invalid${issue ? `: ${issue}` : ""}`;
+      refusedCalls.set(error.message, text);
+      return text;
+    }
+    if (typeof error === "string") return refusedCalls.get(error) ?? "The tool call is invalid";
+    return STREAM_ERROR;
+  };
+}
+
 async function answerWithModel(
   writer: UIMessageStreamWriter,
   model: LanguageModel,
@@ -222,7 +268,16 @@ async function answerWithModel(
         description: t.description,
         inputSchema: t.input,
         execute: async (input: unknown) => {
-          const result = await t.run(context, input);
+          let result;
+          try {
+            result = await t.run(context, input);
+          } catch (error) {
+            // A refusal in the business's words goes to the model as it is; anything else is logged, and neither
+            // the model nor the client sees it (SQL, a stack).
+            if (isDomainError(error)) throw error;
+            turn.logError(error);
+            throw new ToolFailed(TOOL_ERROR);
+          }
           // Cited as they are found: the stream's sources are what the tools read, whatever the model says.
           writeSources(writer, result.sources);
           return result.output;
@@ -240,6 +295,9 @@ async function answerWithModel(
     tools: toolSet,
     stopWhen: stepCountIs(5),
     abortSignal: AbortSignal.timeout(turn.timeoutMs),
+    // A provider's failure (after the SDK's retries) is an error part of the stream, not a thrown error: logged here
+    // with its detail (the SDK would print it to the console), shown to the client as `STREAM_ERROR`.
+    onError: ({ error }) => turn.logError(error),
   });
-  writer.merge(result.toUIMessageStream({ sendReasoning: false, sendSources: false }));
+  writer.merge(result.toUIMessageStream({ sendReasoning: false, sendSources: false, onError: modelErrorTexts() }));
 }

@@ -11,6 +11,7 @@ import { cardRelease } from "./hosted-checkout.server";
 import { registerOrderHooks } from "./order-hooks.server";
 import { productsSearchSource } from "./search.server";
 import { commerceChatTools } from "./chat-tools.server";
+import { myOrders } from "./customer-chat-tools.server";
 
 /** The shop: catalogue, carts, checkout, orders (ADR 030). */
 export const commerceModule = defineModule({
@@ -18,7 +19,7 @@ export const commerceModule = defineModule({
   contributes: (services) => ({
     eventFamilies: [productsEvents, paymentsEvents, shippingProviderEvents],
     searchSources: [productsSearchSource],
-    chatTools: commerceChatTools,
+    chatTools: [...commerceChatTools, myOrders],
     workspaceFarewells: [(workspaceId) => shopFarewell(services, workspaceId)],
     jobs: { [ORDER_MAIL_JOB]: orderMailHandler(services), [IMPORT_IMAGE_JOB]: importImageHandler(services) },
     maintenance: [

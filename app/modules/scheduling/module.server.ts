@@ -5,6 +5,7 @@ import { bookingsEvents } from "./events.server";
 import { purgePastWaitlist } from "./waitlist.server";
 import { servicesSearchSource } from "./search.server";
 import { schedulingChatTools } from "./chat-tools.server";
+import { myBookings } from "./customer-chat-tools.server";
 import { BOOKING_MAIL_JOB, BOOKING_REMINDER_JOB, bookingMailHandler, bookingReminderHandler } from "./notify.server";
 
 /** Scheduling: services, hosts' hours, bookings (ADR 036). */
@@ -15,7 +16,7 @@ export const schedulingModule = defineModule({
     orderHooks: [bookingOrderHooks],
     eventFamilies: [bookingsEvents],
     searchSources: [servicesSearchSource],
-    chatTools: schedulingChatTools,
+    chatTools: [...schedulingChatTools, myBookings],
     jobs: {
       [BOOKING_MAIL_JOB]: bookingMailHandler(services),
       [BOOKING_REMINDER_JOB]: bookingReminderHandler(services),

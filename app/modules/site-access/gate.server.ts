@@ -86,6 +86,15 @@ export async function siteGate(context: AppLoadContext, request: Request, site: 
   throw lockedRedirect(context, url, site.slug);
 }
 
+/**
+ * Whether this visitor may read `site`'s content outside a page (the site assistant, ADR 037): a public site, or a
+ * protected one they unlocked. Unlike `siteGate` it redirects nowhere: an API answers the refusal itself.
+ */
+export async function siteIsOpenTo(context: AppLoadContext, request: Request, site: SiteRef): Promise<boolean> {
+  const access = await siteAccessOf(context.services.db, site.id).get();
+  return access.visibility === "public" || holdsUnlock(context, request, site, access.cookieVersion);
+}
+
 function lockedRedirect(context: AppLoadContext, url: URL, slug: string): Response {
   const next = `${visiblePath(context, url, slug)}${url.search}`;
   const location = `${unlockPath(context, slug)}?${new URLSearchParams({ next })}`;
@@ -243,6 +252,7 @@ export function lockedChrome(chrome: SiteChrome): SiteChrome {
     portal: false,
     shop: false,
     cartCount: null,
+    assistant: null,
     socialImage: null,
     profile: { ...chrome.profile, tagline: "", addressLines: [], phone: "", email: "", hours: [], exceptions: [] },
   };

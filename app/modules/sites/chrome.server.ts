@@ -136,6 +136,7 @@ export async function loadSiteChrome(
     // The shop's own: the `$site` layout fills them in (the sites module knows nothing of commerce).
     shop: false,
     cartCount: null,
+    assistant: null,
     jsonLd: [
       { "@context": "https://schema.org", "@type": "WebSite", "@id": `${url}#website`, name, url },
       localBusinessJsonLd(profile, {
