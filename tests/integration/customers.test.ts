@@ -20,6 +20,7 @@ import {
   uniqueEmail,
 } from "../helpers/client";
 import { askForCode, codeMailTo, customerCookie, signInCustomer } from "../helpers/customers";
+import { askSite } from "../helpers/chat";
 import { addToCart, buy, openShop } from "../helpers/shop";
 import { couponsOf } from "~/modules/commerce/prices.server";
 import { startServer, type TestServer } from "../helpers/server";
@@ -458,6 +459,12 @@ describe("a customer's data", () => {
       { "x-atrium-site": slug },
     );
     expect(booked.status).toBe(201);
+    // A conversation with the site assistant (issue 20), signed in: it is theirs to take away, and goes with them.
+    expect((await owner.post("/inbox/assistant", { enabled: "on", greeting: "" })).status).toBe(200);
+    const opened = await customer.postJson(`/api/v1/${slug}/chat/session`, {});
+    expect(opened.status).toBe(201);
+    const conversation = ((await opened.json()) as { id: string }).id;
+    await askSite(customer, slug, conversation, "What was my last order?");
     await drainJobs();
     const { id } = await server.db
       .selectFrom("customers")
@@ -471,7 +478,9 @@ describe("a customer's data", () => {
     const exported = await res.text();
     const rows = await rowsMentioning([id, email]);
     expect(rows.length).toBeGreaterThan(5);
-    expect(rows.map((r) => r.table)).toEqual(expect.arrayContaining(["orders", "carts", "coupon_uses", "bookings"]));
+    expect(rows.map((r) => r.table)).toEqual(
+      expect.arrayContaining(["orders", "carts", "coupon_uses", "bookings", "chat_conversations"]),
+    );
     for (const { table, row } of rows) {
       // Sessions are exported without their hash (the secret's digest), by their times; a coupon's use by whose.
       const key =

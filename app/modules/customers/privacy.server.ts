@@ -3,7 +3,8 @@
  *
  * - **export** — everything the workspace holds about them, as JSON: the profile, sessions and sign-in
  *   requests (without their hashes), manage links, tickets with every message, contact events and messages,
- *   saved items, orders, bookings and waitlist places, the e-mails sent to them or about them, and the audit trail
+ *   saved items, orders, bookings and waitlist places, their conversations with the site assistant, the e-mails
+ *   sent to them or about them, and the audit trail
  *   that names them.
  * - **erase** — personal fields anonymised in place (the record stays, as orders need for accounting, but names
  *   no one; so do their orders, which keep amounts, lines and the country taxed), and what is only personal
@@ -54,6 +55,7 @@ export async function exportCustomer(db: Db, workspaceId: string, customerId: st
     apiKeys,
     bookings,
     waitlist,
+    conversations,
   ] = await Promise.all([
     db
       .selectFrom("customer_sessions")
@@ -207,6 +209,14 @@ export async function exportCustomer(db: Db, workspaceId: string, customerId: st
       .where("workspace_id", "=", workspaceId)
       .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
       .execute(),
+    // What they asked the site assistant while signed in (issue 20): a visitor's are not theirs by any record.
+    db
+      .selectFrom("chat_conversations")
+      .select(["id", "client_id", "title", "messages", "created_at", "updated_at"])
+      .where("workspace_id", "=", workspaceId)
+      .where("customer_id", "=", customerId)
+      .orderBy("created_at")
+      .execute(),
   ]);
 
   return {
@@ -225,6 +235,7 @@ export async function exportCustomer(db: Db, workspaceId: string, customerId: st
     couponUses,
     bookings: bookings.map((b) => ({ ...b, answers: JSON.parse(b.answers) as Record<string, string> })),
     waitlist,
+    assistantConversations: conversations.map((c) => ({ ...c, messages: JSON.parse(c.messages) as unknown[] })),
     apiRequests: apiKeys,
     emailsSent: mail,
     auditTrail: audit,
@@ -365,6 +376,12 @@ export async function eraseCustomer(db: Db, workspaceId: string, customerId: str
       .deleteFrom("booking_waitlist")
       .where("workspace_id", "=", workspaceId)
       .where((eb) => eb.or([eb("customer_id", "=", customerId), eb("email", "=", email)]))
+      .execute();
+    // Their conversations with the site assistant are only personal (a ticket it became stays, anonymised above).
+    await trx
+      .deleteFrom("chat_conversations")
+      .where("workspace_id", "=", workspaceId)
+      .where("customer_id", "=", customerId)
       .execute();
     // A coupon's count of uses stays (its limit still holds); whose uses they were does not.
     await trx

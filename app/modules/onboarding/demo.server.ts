@@ -10,6 +10,7 @@ import { createUser, findCredentials } from "~/modules/accounts/users.server";
 import { verifyPassword } from "~/modules/auth/password.server";
 import { seedDemoShop } from "~/modules/commerce/demo.server";
 import { seedDemoScheduling } from "~/modules/scheduling/demo.server";
+import { assistantSettingsOf } from "~/modules/chat/settings.server";
 import { seedDemoCustomers } from "~/modules/customers/demo.server";
 import { seedDemoMedia } from "~/modules/files/demo.server";
 import { seedDemoBrand } from "~/modules/sites/demo-brand.server";
@@ -47,6 +48,11 @@ export async function seedDemo(db: Db, env?: Env): Promise<boolean> {
   await seedDemoShop(db, workspace.id, user.id, media, origin.replace(/\/$/, ""));
   // Its bookings: a consultation and a Saturday class, with two consultations on the calendar.
   await seedDemoScheduling(db, workspace.id, user.id, origin.replace(/\/$/, ""));
+  // Its site assistant, switched on: the demo's visitors can ask it about the bakery (ADR 037).
+  await assistantSettingsOf(db, workspace.id).save(user.id, {
+    enabled: true,
+    greeting: "Hello! Ask me about our opening hours, our bakes and prices, or the sourdough class.",
+  });
   return true;
 }
 
