@@ -94,8 +94,8 @@ export default function SiteAssistant() {
           <div>
             <label htmlFor="field-enabled">Show the assistant on my site</label>
             <p className="hint" id="field-enabled-hint">
-              A “Questions? Ask us” button at the bottom of every page. Without JavaScript it links to your contact
-              page.
+              A “Questions? Ask us” button in the bottom corner of every page (a chat icon on phones). Without
+              JavaScript it links to your contact page.
             </p>
           </div>
         </div>
@@ -109,7 +109,7 @@ export default function SiteAssistant() {
             <textarea
               id="field-greeting"
               name="greeting"
-              rows={2}
+              rows={3}
               maxLength={GREETING_MAX}
               defaultValue={settings.greeting}
               placeholder={DEFAULT_GREETING}

@@ -73,8 +73,15 @@ export default function AssistantConversation() {
         ← Site assistant
       </Link>
       <h1>{conversation.title || "Conversation"}</h1>
+      {/* Where it ended, above the transcript: on a phone the side panel comes only after all of it. */}
+      {ticket ? (
+        <p className="assistant-outcome">
+          <span className="inbox-badge inbox-badge--open">Passed to the team</span> as{" "}
+          <Link to={`/inbox/tickets/${ticket.id}`}>support request #{ticket.number}</Link>
+        </p>
+      ) : null}
       <div className="ticket-layout">
-        <ol className="ticket-thread" aria-label="Conversation, oldest first">
+        <ol className="ticket-thread assistant-thread" aria-label="Conversation, oldest first">
           {messages.map((m) => (
             <li key={m.id} className={`ticket-message${m.role === "assistant" ? " ticket-message--operator" : ""}`}>
               <header>
@@ -129,7 +136,11 @@ export default function AssistantConversation() {
               </dd>
               <dt>Support request</dt>
               <dd>
-                {ticket ? <Link to={`/inbox/tickets/${ticket.id}`}>{`#${ticket.number}`}</Link> : "Not passed to the team"}
+                {ticket ? (
+                  <Link to={`/inbox/tickets/${ticket.id}`}>{`#${ticket.number}`}</Link>
+                ) : (
+                  "Not passed to the team"
+                )}
               </dd>
             </dl>
           </section>

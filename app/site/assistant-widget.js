@@ -27,6 +27,8 @@ function start(root) {
     return node;
   };
 
+  // The page's link becomes a button with the same icon and label (written once, in the page's markup).
+  const link = root.querySelector(".site-assistant__launcher");
   const launcher = el(
     "button",
     {
@@ -35,8 +37,7 @@ function start(root) {
       "aria-expanded": "false",
       "aria-controls": "site-assistant-panel",
     },
-    el("span", { class: "site-assistant__icon", "aria-hidden": "true" }, "?"),
-    "Questions? Ask us",
+    ...(link ? Array.from(link.childNodes) : ["Questions? Ask us"]),
   );
   const log = el("ol", { class: "site-assistant__log", "aria-live": "polite", "aria-label": "Conversation" });
   const input = el("textarea", {
@@ -60,6 +61,7 @@ function start(root) {
     "Pass to the team",
   );
   const handoff = el("div", { class: "site-assistant__handoff", hidden: "" });
+  const foot = el("p", { class: "site-assistant__foot" }, "Answers come from this site's pages. ", handoffButton);
   const panel = el(
     "div",
     {
@@ -83,7 +85,7 @@ function start(root) {
     status,
     handoff,
     form,
-    el("p", { class: "site-assistant__foot" }, "Answers come from this site's pages. ", handoffButton),
+    foot,
   );
   root.replaceChildren(launcher, panel);
   launcher.addEventListener("click", () => toggle(panel.hidden));
@@ -118,6 +120,14 @@ function start(root) {
     const item = el("li", { class: `site-assistant__message site-assistant__message--${role}` });
     log.append(item);
     return item;
+  }
+
+  /**
+   * Follows a new answer down the log, but never past its question: a long answer is read from its start, with
+   * the question above it (a short one simply sits at the bottom — the browser stops the scroll there).
+   */
+  function follow(question) {
+    log.scrollTop += question.getBoundingClientRect().top - log.getBoundingClientRect().top - 12;
   }
 
   function say(role, text) {
@@ -190,7 +200,7 @@ function start(root) {
     busy = true;
     send.disabled = true;
     status.textContent = "Thinking…";
-    say("user", text);
+    const question = say("user", text);
     input.value = "";
     const answer = bubble("assistant");
     const paragraph = el("p", {});
@@ -220,17 +230,17 @@ function start(root) {
         else if (chunk.type === "tool-input-available" && chunk.toolName === "hand_over")
           handoffButton.classList.add("site-assistant__handoff-open--offered");
         else if (chunk.type === "error") throw new Error(chunk.errorText);
-        log.scrollTop = log.scrollHeight;
+        follow(question);
       });
       sources(answer, cited);
       status.textContent = "";
+      follow(question);
     } catch (error) {
       answer.remove();
       status.textContent = error instanceof Error ? error.message : "Something went wrong. Please try again.";
     } finally {
       busy = false;
       send.disabled = false;
-      log.scrollTop = log.scrollHeight;
     }
   }
 
@@ -264,7 +274,10 @@ function start(root) {
       status.textContent = error instanceof Error ? error.message : "Something went wrong. Please try again.";
       return;
     }
+    // While the visitor writes to the team, the question box and the offer make way for the form.
     handoff.hidden = false;
+    form.hidden = true;
+    foot.hidden = true;
     handoff.replaceChildren(
       el(
         "form",
@@ -284,14 +297,33 @@ function start(root) {
             ]),
         el("label", { for: "site-assistant-note" }, "Anything to add? (optional)"),
         el("textarea", { id: "site-assistant-note", name: "message", rows: "2", maxlength: "2000" }),
-        el("button", { type: "submit" }, "Send to the team"),
+        el(
+          "div",
+          { class: "site-assistant__handoff-actions" },
+          el("button", { type: "submit", class: "site-assistant__handoff-send" }, "Send to the team"),
+          el(
+            "button",
+            { type: "button", class: "site-assistant__handoff-cancel", onclick: () => closeHandoff(handoffButton) },
+            "Cancel",
+          ),
+        ),
       ),
     );
-    handoff.querySelector("input")?.focus();
+    log.scrollTop = log.scrollHeight;
+    (handoff.querySelector("input") ?? handoff.querySelector("textarea"))?.focus();
   }
 
-  async function passOn(form) {
-    const data = new FormData(form);
+  /** Back to the questions; `focus` is where the visitor carries on. */
+  function closeHandoff(focus) {
+    handoff.hidden = true;
+    form.hidden = false;
+    foot.hidden = false;
+    status.textContent = "";
+    focus.focus();
+  }
+
+  async function passOn(handoffForm) {
+    const data = new FormData(handoffForm);
     const body = {};
     for (const key of ["email", "message"]) {
       const value = String(data.get(key) ?? "").trim();
@@ -312,14 +344,20 @@ function start(root) {
         throw new Error(field || answer.message || "Something went wrong. Please try again.");
       }
       const { ticket } = await response.json();
-      handoff.replaceChildren(
-        el(
-          "p",
-          { class: "site-assistant__done" },
-          `Sent to the team as request #${ticket.number}. They will answer you by e-mail.`,
-        ),
+      // The form (and the button that had focus) is gone: focus moves to the confirmation, so it is read out.
+      const done = el(
+        "p",
+        { class: "site-assistant__done", tabindex: "-1" },
+        `Sent to the team as request #${ticket.number}. They will answer you by e-mail.`,
       );
+      handoff.replaceChildren(done);
+      // The conversation is with the team now: the offer to pass it on goes; questions can still be asked.
+      handoffButton.hidden = true;
+      form.hidden = false;
+      foot.hidden = false;
       status.textContent = "";
+      log.scrollTop = log.scrollHeight;
+      done.focus();
     } catch (error) {
       status.textContent = error instanceof Error ? error.message : "Something went wrong. Please try again.";
     }

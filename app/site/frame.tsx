@@ -211,11 +211,12 @@ function AssistantWidget({
         data-assistant-greeting={assistant.greeting}
         data-assistant-name={chrome.name}
       >
+        {/* The script moves these children into its button: the icon and the label are written once, here. */}
         <a className="site-assistant__launcher" href={`${chrome.base}/contact`}>
-          <span aria-hidden="true" className="site-assistant__icon">
-            ?
-          </span>
-          Questions? Ask us
+          <svg className="site-assistant__icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path d="M5 3.5h14A2.5 2.5 0 0 1 21.5 6v9a2.5 2.5 0 0 1-2.5 2.5h-7.2L7 21.2v-3.7H5A2.5 2.5 0 0 1 2.5 15V6A2.5 2.5 0 0 1 5 3.5Z" />
+          </svg>
+          <span className="site-assistant__label">Questions? Ask us</span>
         </a>
       </aside>
       <script type="module" src={assistantJs} />
