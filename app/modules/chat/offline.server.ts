@@ -9,6 +9,7 @@
  * caller's plan or role is refused with the error contract (403), as the issue asks.
  */
 import type { UIMessage } from "ai";
+import { splitAsks } from "~/modules/search/text";
 import { askOf, mentions, type Ask, type ChatTool, type ToolContext } from "./tools";
 import { textOf } from "./protocol";
 
@@ -51,8 +52,13 @@ const ACTIONS = [
   "set",
 ];
 
-const ACTION = new RegExp(
-  `^(?:ok(?:ay)?,?\\s+|now\\s+|also\\s+)?(?:please\\s+)?(?:(?:can|could|would|will) you\\s+(?:please\\s+)?|go ahead and\\s+|i want you to\\s+)?(${ACTIONS.join("|")})\\b`,
+/** How a request to act is put: "refund …", "please refund …", "could you refund …", "I'd like you to refund …". */
+const ASKED_TO =
+  "^(?:ok(?:ay)?,?\\s+|now\\s+|also\\s+|so\\s+)?(?:please\\s+)?(?:(?:can|could|would|will) you\\s+(?:please\\s+)?|go ahead and\\s+|(?:i want|i need|id like|i would like) you to\\s+|you (?:should|must|need to)\\s+)?(?:please\\s+)?";
+const ACTION = new RegExp(`${ASKED_TO}(${ACTIONS.join("|")})\\b`);
+/** "Mark order 1001 as paid": marking is an act, but "Mark" is also a name ("Mark's last order"). */
+const MARK = new RegExp(
+  `${ASKED_TO}(mark)\\b.*\\bas\\s+(?:paid|unpaid|shipped|fulfilled|delivered|done|complete|completed|read|cancelled|refunded|spam)\\b`,
 );
 const INJECTION =
   /\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions|rules|prompt|guidelines)\b|\bsystem prompt\b|\byou are now\b|\bdeveloper mode\b|\bjailbreak\b/;
@@ -84,23 +90,13 @@ function refusal(ask: Ask, context: ToolContext, tools: readonly ChatTool[]): st
     mentions(ask.plain, "show", "tell", "give", "what is", "whats", "reveal", "list", "send")
   )
     return "I never share keys, passwords, tokens or card numbers.";
-  const action = ACTION.exec(ask.plain);
+  const action = ACTION.exec(ask.plain) ?? MARK.exec(ask.plain);
   if (action && !(action[1] === "book" && context.caller.kind !== "operator")) {
     return context.caller.kind === "operator"
       ? `I can't ${action[1]} anything: I only read ${context.workspace.name}'s data, and I never publish, send, change or delete.${draftOnly} Do it in the console, where you can check it first.`
       : `I can't ${action[1]} anything for you here. You can do it on the site itself, or ask me to pass your question to the team.`;
   }
   return null;
-}
-
-/** The parts of a question that may each ask for something else ("… and …", "…; …", "…? …", "then …"). */
-function clauses(plain: string): string[] {
-  return plain
-    .split(
-      /\s*(?:;|\?|(?<!\d)\.(?!\d)|,?\s+and also\s+|,?\s+and then\s+|,?\s+then\s+|,?\s+and\s+(?=(?:what|whats|who|whos|how|show|list|find|tell|give|which|any|is|are|do|does|when|where)\b)|,?\s+also\s+)\s*/,
-    )
-    .map((c) => c.trim())
-    .filter((c) => c.length > 2);
 }
 
 function bestMatch(ask: Ask, tools: readonly ChatTool[], context: ToolContext) {
@@ -132,9 +128,9 @@ export function plan(
   if (GREETING.test(ask.plain)) return { kind: "reply", text: `Hello! ${capabilities(tools, context.workspace.name)}` };
   if (HELP.test(ask.plain)) return { kind: "reply", text: capabilities(tools, context.workspace.name) };
 
-  const parts = clauses(ask.plain).map((c) => askOf(c));
+  const parts = splitAsks(ask.plain).map((c) => askOf(c));
   // Names are matched on the words as written (capitals), so each clause keeps its original text where it can.
-  const written = clauses(question.replace(/\s+/g, " ").trim());
+  const written = splitAsks(question.replace(/\s+/g, " ").trim());
   const asks = parts.map((p, i) => (written[i] && askOf(written[i]!).plain === p.plain ? askOf(written[i]!) : p));
   const matched = asks.map((a) => ({ ask: a, match: bestMatch(a, tools, context) }));
   const found = matched.filter((m) => m.match);

@@ -47,6 +47,27 @@ const MONTHS = [
   "december",
 ];
 
+/** Capitalised words that name a time, not a person: "bookings for Tuesday" asks about a day, not a customer. */
+const NAMED_TIMES = new Set([
+  ...WEEKDAYS,
+  ...MONTHS,
+  "today",
+  "todays",
+  "tonight",
+  "tomorrow",
+  "tomorrows",
+  "yesterday",
+  "yesterdays",
+  "weekend",
+  "christmas",
+  "easter",
+]);
+
+/** Whether `word` names a day, a month or a holiday ("Tuesday", "March", "Today's"), whatever its case. */
+export function isPeriodWord(word: string): boolean {
+  return NAMED_TIMES.has(word.toLowerCase().replace(/['’]/g, ""));
+}
+
 const dayLabel = (d: Temporal.PlainDate) =>
   d.toLocaleString("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
 
@@ -103,6 +124,18 @@ export function parsePeriod(text: string, timeZone: string, at: Date, options: {
     [/\byesterdays?\b/g, () => span(today.subtract({ days: 1 }), today, "yesterday")],
     [/\btomorrows?\b/g, () => span(today.add({ days: 1 }), today.add({ days: 2 }), "tomorrow")],
     [/\bthis week\b/g, () => span(monday, monday.add({ days: 7 }), "this week")],
+    // The weekend is this week's Saturday and Sunday (still this one on a Sunday); looking back, the last one.
+    [
+      /\b(?:this|the|at the|over the|on the)\s+weekend\b/g,
+      () => {
+        const saturday = monday.add({ days: 5 });
+        const from =
+          options.past && Temporal.PlainDate.compare(saturday, today) > 0 ? saturday.subtract({ days: 7 }) : saturday;
+        return span(from, from.add({ days: 2 }), "at the weekend");
+      },
+    ],
+    [/\bnext weekend\b/g, () => span(monday.add({ days: 12 }), monday.add({ days: 14 }), "next weekend")],
+    [/\blast weekend\b/g, () => span(monday.subtract({ days: 2 }), monday, "last weekend")],
     [/\blast week\b/g, () => span(monday.subtract({ days: 7 }), monday, "last week")],
     [/\bnext week\b/g, () => span(monday.add({ days: 7 }), monday.add({ days: 14 }), "next week")],
     [/\bthis month\b/g, () => span(first, first.add({ months: 1 }), "this month")],

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { defineTool, emailIn, mentions, type ToolContext } from "~/modules/chat/tools";
-import { parsePeriod, periodInstants } from "~/modules/chat/periods";
+import { isPeriodWord, parsePeriod, periodInstants } from "~/modules/chat/periods";
 import { productsOf } from "./catalogue.server";
 import { formatMoney } from "./money";
 import { ORDER_STATUS_LABELS, ordersOf, type Order } from "./orders.server";
@@ -14,13 +14,33 @@ const ORDER_WORDS = ["order", "orders", "ordered", "purchase", "purchases", "bou
 const dateOf = (iso: string, timeZone: string) =>
   new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" }).format(new Date(iso));
 
-/** "Jane Doe", "jane@example.com": who an order question is about, if it names someone. */
+/** A capitalised name of one or two words, as a customer's is written ("Mira", "Jane Doe"). */
+const NAME = String.raw`\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?`;
+/** Capitalised words that start a question rather than name someone ("What's", "Has …"). */
+const NOT_A_NAME =
+  /^(?:what|when|who|which|where|how|has|have|does|did|do|is|are|was|can|could|show|list|find|any|the|i|please)$/i;
+
+/**
+ * "Jane Doe", "jane@example.com": who an order question is about, if it names someone — "Jane's last order",
+ * "orders from Jane Doe", "what did Jane order", "has Jane Doe ordered". A day is not a person ("sales for
+ * Friday"); of several names, the last (a follow-up's "and Tom's?" is read after the question it follows).
+ */
 function customerNamed(text: string): string | undefined {
   const email = emailIn(text);
   if (email) return email;
-  const possessive = /\b(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)['’]s\b/u.exec(text)?.[1];
-  if (possessive) return possessive;
-  return /\b(?:by|for|from|of|did)\s+(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?)/u.exec(text)?.[1];
+  const found = [
+    ...text.matchAll(new RegExp(`(${NAME})['’]s\\b`, "gu")),
+    ...text.matchAll(new RegExp(`\\b(?:[Bb]y|[Ff]or|[Ff]rom|[Oo]f|[Dd]id|[Dd]oes|[Hh]as|[Hh]ave)\\s+(${NAME})`, "gu")),
+    ...text.matchAll(new RegExp(`(${NAME})\\s+(?:ordered|bought|purchased|paid)\\b`, "gu")),
+  ]
+    .map((m) => ({ at: m.index + m[0].indexOf(m[1]!), name: m[1]!.trim() }))
+    .map(({ at, name }) => {
+      // "Has Tom Lindqvist": the question's first word is not part of the name.
+      const [head, ...rest] = name.split(/\s+/);
+      return NOT_A_NAME.test(head!) && rest.length ? { at: at + head!.length + 1, name: rest.join(" ") } : { at, name };
+    })
+    .filter(({ name }) => !name.split(/\s+/).some((w) => NOT_A_NAME.test(w) || isPeriodWord(w)));
+  return found.sort((a, b) => a.at - b.at).at(-1)?.name;
 }
 
 export const findOrders = defineTool({
@@ -47,10 +67,15 @@ export const findOrders = defineTool({
     const customer = customerNamed(ask.text);
     const last = mentions(ask.plain, "last", "latest", "most recent", "newest");
     if (customer) return { score: 0.85, input: { customer, limit: last && !/\borders\b/.test(ask.plain) ? 1 : 5 } };
+    // No one named: the latest orders, when the question is about orders in general ("which orders are unpaid").
     if (
       last ||
       mentions(ask.plain, "recent", "new orders") ||
-      /^(?:find|show|list|see|get)(?: me)?(?: the| all| our| my)? orders\b/.test(ask.plain)
+      /^(?:find|show|list|see|get)(?: me)?(?: the| all| our| my)? orders\b/.test(ask.plain) ||
+      /\b(?:which|what|any|all|our|open|unpaid|pending|outstanding)\s+(?:\w+\s+)?orders\b/.test(ask.plain) ||
+      /\borders\b.*\b(?:waiting|unpaid|pending|outstanding|open|to (?:ship|fulfil|fulfill|pack|collect))\b/.test(
+        ask.plain,
+      )
     )
       return { score: 0.7, input: { limit: 5 } };
     return null;
@@ -123,22 +148,26 @@ export const salesSummary = defineTool({
   role: "viewer",
   tiers: ["pro", "enterprise"],
   match(ask, context) {
+    // "Sold out" and "out of stock" ask what is left to sell, not what was sold.
+    const plain = ask.plain.replace(/\bsold out\b|\bout of stock\b/g, " ");
     const about =
       mentions(
-        ask.plain,
+        plain,
         "sales",
         "sold",
         "revenue",
         "turnover",
         "takings",
         "income",
-        "earned",
-        "made",
         "best sellers",
         "bestsellers",
         "best-selling",
       ) ||
-      (/\bhow much\b/.test(ask.plain) && mentions(ask.plain, "sell", "make", "earn"));
+      // "Made" and "earned" are sales only as money: "how much did we make", not "made with butter".
+      (/\bhow much\b/.test(plain) && mentions(plain, "sell", "make", "made", "earn", "earned")) ||
+      /\bwhat (?:have|did) (?:we|i) (?:make|made|earn|earned)\b|\b(?:we|i) (?:made|earned)\b/.test(plain) ||
+      // "What did we sell last week": the shop's own selling, in the past.
+      /\b(?:did|have) (?:we|i) (?:sell|sold)\b|\b(?:we|i) sold\b|\bwhat sold\b/.test(plain);
     if (!about) return null;
     const period = parsePeriod(ask.plain, context.workspace.timeZone, context.at, { past: true });
     return { score: 0.85, input: { period: period?.phrase ?? "this month" } };
@@ -195,10 +224,16 @@ export const lowStock = defineTool({
         "running low",
         "sold out",
         "out of stock",
-      ) || /\bwhat (?:should|do) (?:we|i) (?:bake|make|reorder|order)\b/.test(ask.plain);
+      ) ||
+      /\bwhat (?:should|do|must) (?:we|i) (?:need to |have to )?(?:bake|make|reorder|order|restock)\b/.test(
+        ask.plain,
+      ) ||
+      /\b(?:bake|make|order) more of\b/.test(ask.plain);
     if (!about) return null;
     const under = /\b(?:under|below|less than|fewer than|at most)\s+(\d{1,4})\b/.exec(ask.plain);
-    return { score: 0.85, input: { threshold: under ? Number(under[1]) : 5 } };
+    // "Sold out" is said of stock only: surer than a sales word in the same question.
+    const sure = mentions(ask.plain, "sold out", "out of stock", "low stock", "restock") ? 0.9 : 0.85;
+    return { score: sure, input: { threshold: under ? Number(under[1]) : 5 } };
   },
   async run(context, { threshold }) {
     const found = await productsOf(context.services.db, context.workspace.id).lowStock(threshold, 50);

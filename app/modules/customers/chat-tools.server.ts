@@ -4,6 +4,7 @@
  * ticket (the reply is the business's word, so a person sends it).
  */
 import { z } from "zod";
+import { isPeriodWord } from "~/modules/chat/periods";
 import { defineTool, emailIn, mentions } from "~/modules/chat/tools";
 import { contentIndexOf } from "~/modules/search/index.server";
 import { bestPassages } from "~/modules/search/text";
@@ -31,12 +32,21 @@ export const findCustomers = defineTool({
     )
       return null;
     const email = emailIn(ask.text);
-    const named =
-      /\b(?:named|called|customer|client|find|about|for|is)\s+(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?)/u.exec(
-        ask.text,
-      )?.[1] ??
-      /\b(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)['’]s\s+(?:e-?mail|phone|contact|details)/u.exec(ask.text)?.[1];
-    const query = email ?? named;
+    // A tag is written as it is stored ("tagged wholesale"), in any case.
+    const tag = /\b(?:tagged|with (?:the )?tag|labelled|labeled)\s+[“"']?([\p{L}\p{N}-]{2,40})/u.exec(ask.plain)?.[1];
+    const named = [
+      ...ask.text.matchAll(
+        /\b(?:named|called|customer|client|find|about|for|is)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)/gu,
+      ),
+      ...ask.text.matchAll(
+        /\b(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)['’]s\s+(?:e-?mail|phone|contact|details|address|number|tags?)/gu,
+      ),
+    ]
+      .map((m) => m[1]!)
+      // "Is Tom …" starts a question; a day or month is not a customer.
+      .filter((n) => !n.split(/\s+/).some((w) => /^(?:what|who|which|is|are|the|i)$/i.test(w) || isPeriodWord(w)))
+      .at(-1);
+    const query = email ?? named ?? tag;
     return query ? { score: 0.75, input: { query } } : null;
   },
   async run(context, { query }) {

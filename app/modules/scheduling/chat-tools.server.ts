@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { defineTool, emailIn, mentions, type ToolContext } from "~/modules/chat/tools";
-import { parsePeriod, periodInstants } from "~/modules/chat/periods";
+import { isPeriodWord, parsePeriod, periodInstants } from "~/modules/chat/periods";
 import { formatMoney } from "~/modules/commerce/money";
 import { BOOKING_STATUS_LABELS } from "./public.server";
 import { bookingDeskOf, type BookingListItem } from "./operator.server";
@@ -31,6 +31,32 @@ const BOOKING_WORDS = [
   "visits",
   "reservations",
 ];
+
+/** A capitalised name of one or two words, as a customer's is written ("Priya", "Tom Ellison"). */
+const NAME = String.raw`\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?`;
+/** Capitalised words that start a question rather than name someone ("Who's", "Does …"). */
+const NOT_A_NAME =
+  /^(?:what|when|who|which|where|how|has|have|does|did|do|is|are|was|can|could|show|list|find|any|the|i|please)$/i;
+
+/**
+ * Whose bookings a question asks for, if it names someone: "Priya's consultation", "bookings for Tom Ellison",
+ * "does Tom Ellison have a booking". A day is not a person ("bookings for Tuesday"); of several names, the last
+ * (a follow-up's "and Tom's?" is read after the question it follows).
+ */
+function bookerNamed(text: string): string | undefined {
+  const found = [
+    ...text.matchAll(new RegExp(`(${NAME})['’]s\\b`, "gu")),
+    ...text.matchAll(new RegExp(`\\b(?:[Ff]or|[Oo]f|[Bb]y|[Ww]ith|[Hh]as|[Dd]oes|[Dd]id|[Ii]s)\\s+(${NAME})`, "gu")),
+  ]
+    .map((m) => ({ at: m.index + m[0].indexOf(m[1]!), name: m[1]!.trim() }))
+    .map(({ at, name }) => {
+      // "Does Tom Ellison": the question's first word is not part of the name.
+      const [head, ...rest] = name.split(/\s+/);
+      return NOT_A_NAME.test(head!) && rest.length ? { at: at + head!.length + 1, name: rest.join(" ") } : { at, name };
+    })
+    .filter(({ name }) => !name.split(/\s+/).some((w) => NOT_A_NAME.test(w) || isPeriodWord(w)));
+  return found.sort((a, b) => a.at - b.at).at(-1)?.name;
+}
 
 function timeOf(iso: string, timeZone: string, withDay: boolean): string {
   return new Intl.DateTimeFormat("en-GB", {
@@ -82,7 +108,7 @@ export const bookingsInPeriod = defineTool({
   role: "viewer",
   match(ask, context) {
     if (!mentions(ask.plain, ...BOOKING_WORDS) && !/\bwho(?:s| is) (?:coming|in)\b/.test(ask.plain)) return null;
-    if (emailIn(ask.text) || /\b(?:for|of|by)\s+\p{Lu}/u.test(ask.text)) return null;
+    if (emailIn(ask.text) || bookerNamed(ask.text)) return null;
     const period = parsePeriod(ask.plain, context.workspace.timeZone, context.at);
     const upcoming = mentions(ask.plain, "upcoming", "next", "coming up", "soon", "ahead");
     if (!period && !upcoming && !mentions(ask.plain, "todays", "today")) return null;
@@ -128,14 +154,9 @@ export const findBookings = defineTool({
   audience: ["operator"],
   role: "viewer",
   match(ask) {
-    if (!mentions(ask.plain, ...BOOKING_WORDS)) return null;
-    const email = emailIn(ask.text);
-    const name = /\b(?:for|of|by|with|has)\s+((?:\p{Lu}[\p{L}'-]+)(?:\s+\p{Lu}[\p{L}'-]+)?)/u.exec(ask.text)?.[1];
-    const possessive =
-      /\b(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)['’]s\s+(?:next\s+|last\s+|upcoming\s+)?(?:booking|appointment)/u.exec(
-        ask.text,
-      )?.[1];
-    const customer = email ?? possessive ?? name;
+    // "Did Priya book anything": with someone named, to book is to have a booking.
+    if (!mentions(ask.plain, ...BOOKING_WORDS, "book")) return null;
+    const customer = emailIn(ask.text) ?? bookerNamed(ask.text);
     return customer ? { score: 0.85, input: { customer } } : null;
   },
   async run(context, { customer }) {

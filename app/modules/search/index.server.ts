@@ -12,7 +12,7 @@
 import MiniSearch from "minisearch";
 import type { AppServices } from "~/lib/context";
 import { cacheTags } from "~/modules/cache/tags";
-import { STOP_WORDS, stem, terms, words } from "./text";
+import { defaultWeights, queryGroups, STOP_WORDS, stem, terms, words, type QueryGroup } from "./text";
 
 export const DOCUMENT_KINDS = ["page", "product", "service", "policy", "profile"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
@@ -39,13 +39,16 @@ export interface SearchSource {
 
 export interface SearchHit extends SearchDocument {
   score: number;
-  /** The share of the query's content terms the document contains (0–1): how fully it answers. */
+  /** The weighted share of what the query asks for that the document contains anywhere (0–1). */
   coverage: number;
 }
 
 export interface ContentIndex {
   readonly size: number;
+  /** The documents that say most of what `query` asks for (its words, their synonyms), best first (BM25). */
   search(query: string, options?: { kinds?: readonly DocumentKind[]; limit?: number }): SearchHit[];
+  /** How much each of a question's groups counts in choosing an answer here: a word rare in this index, more. */
+  weights(groups: readonly QueryGroup[]): number[];
   byId(id: string): SearchDocument | undefined;
   ofKind(kind: DocumentKind): SearchDocument[];
 }
@@ -90,21 +93,59 @@ export function buildIndex(documents: readonly SearchDocument[]): ContentIndex {
   });
   search.addAll(documents);
   const byId = new Map(documents.map((d) => [d.id, d]));
+
+  // Which documents hold each term anywhere, for how rare a question's words are here and how much a hit covers.
+  const postings = new Map<string, Set<string>>();
+  for (const d of documents) {
+    for (const term of new Set(terms(`${d.title}\n${d.text}\n${d.keywords}`))) {
+      const ids = postings.get(term) ?? new Set<string>();
+      ids.add(d.id);
+      postings.set(term, ids);
+    }
+  }
+  const vocabulary = [...postings.keys()];
+  const saying = (group: QueryGroup): Set<string> => {
+    const found = new Set<string>();
+    const add = (term: string) => postings.get(term)?.forEach((id) => found.add(id));
+    for (const s of group.stems) {
+      add(s);
+      // As in the passages: a word may be the start of a longer one ("sourdough" in "sourdoughs").
+      if (s.length >= 4) for (const term of vocabulary) if (term.length > s.length && term.startsWith(s)) add(term);
+    }
+    if (group.pattern) for (const d of documents) if (group.pattern.test(d.text)) found.add(d.id);
+    return found;
+  };
+  // BM25's idf; a word no document has counts as one only one has (a typo must not outweigh the question).
+  const idf = (df: number) => Math.log(1 + (documents.length - Math.max(df, 1) + 0.5) / (Math.max(df, 1) + 0.5));
+  const weights = (groups: readonly QueryGroup[]) => defaultWeights(groups, (g) => idf(saying(g).size));
+
   return {
     size: documents.length,
     search(query, options = {}) {
-      const asked = new Set(terms(query));
-      if (asked.size === 0) return [];
+      const groups = queryGroups(query);
+      if (groups.length === 0) return [];
+      // A question's verbs find documents only when it has nothing else to look for.
+      const looked = groups.some((g) => g.kind !== "weak") ? groups.filter((g) => g.kind !== "weak") : groups;
+      const stems = [...new Set(looked.flatMap((g) => g.stems))];
+      if (stems.length === 0) return [];
+      const weight = weights(groups);
+      const total = weight.reduce((a, b) => a + b, 0);
+      const holders = groups.map(saying);
       const kinds = options.kinds ? new Set(options.kinds) : null;
       return search
-        .search(query, kinds ? { filter: (r) => kinds.has(byId.get(r.id as string)!.kind) } : undefined)
+        .search(stems.join(" "), {
+          // The stems are already the index's terms: stemmed again, "addres" (address) would become "addr".
+          processTerm: (term) => term,
+          ...(kinds ? { filter: (r) => kinds.has(byId.get(r.id as string)!.kind) } : {}),
+        })
         .slice(0, options.limit ?? 5)
         .map((r) => ({
           ...byId.get(r.id as string)!,
           score: r.score,
-          coverage: Math.min(1, new Set(r.queryTerms).size / asked.size),
+          coverage: holders.reduce((a, ids, i) => a + (ids.has(r.id as string) ? weight[i]! : 0), 0) / total,
         }));
     },
+    weights,
     byId: (id) => byId.get(id),
     ofKind: (kind) => documents.filter((d) => d.kind === kind),
   };
