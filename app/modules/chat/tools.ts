@@ -12,6 +12,7 @@ import type { z } from "zod";
 import type { Tier } from "~db/schema";
 import type { AppServices } from "~/lib/context";
 import type { Role } from "~/modules/tenancy/roles";
+import { isPeriodWord } from "./periods";
 
 /** Who is asking: an operator through the token API, or a site's customer or anonymous visitor. */
 export type ChatCaller =
@@ -115,3 +116,37 @@ export const mentions = (plain: string, ...words: string[]): boolean =>
 /** An e-mail address in the question, if any. */
 export const emailIn = (text: string): string | undefined =>
   /[^\s@<>()"',;]+@[^\s@<>()"',;]+\.[a-z]{2,}/i.exec(text)?.[0];
+
+/** A capitalised name of one or two words, as a customer's is written ("Priya", "Jane Doe"). */
+const NAME = String.raw`\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?`;
+/** Capitalised words that start a question rather than name someone ("What's", "Does …"). */
+const NOT_A_NAME =
+  /^(?:what|when|who|which|where|how|has|have|does|did|do|is|are|was|can|could|show|list|find|any|the|i|please)$/i;
+
+/**
+ * Who a question is about, if it names someone: a possessive ("Jane's last order"), a name after one of `after`
+ * ("bookings for Tom Ellison", "does Tom Ellison have…") or before one of `before` ("what Jane ordered"). A day is
+ * not a person ("bookings for Tuesday"); of several names, the last (a follow-up's "and Tom's?" is read after the
+ * question it follows). The tools that look people up read names with this one rule.
+ */
+export function personNamed(
+  text: string,
+  options: { after: readonly string[]; before?: readonly string[] },
+): string | undefined {
+  const either = (w: string) => `[${w[0]!.toUpperCase()}${w[0]!.toLowerCase()}]${w.slice(1)}`;
+  const patterns = [
+    new RegExp(`(${NAME})['’]s\\b`, "gu"),
+    new RegExp(`\\b(?:${options.after.map(either).join("|")})\\s+(${NAME})`, "gu"),
+    ...(options.before?.length ? [new RegExp(`(${NAME})\\s+(?:${options.before.join("|")})\\b`, "gu")] : []),
+  ];
+  const found = patterns
+    .flatMap((pattern) => [...text.matchAll(pattern)])
+    .map((m) => ({ at: m.index + m[0].indexOf(m[1]!), name: m[1]!.trim() }))
+    .map(({ at, name }) => {
+      // "Does Tom Ellison": the question's first word is not part of the name.
+      const [head, ...rest] = name.split(/\s+/);
+      return NOT_A_NAME.test(head!) && rest.length ? { at: at + head!.length + 1, name: rest.join(" ") } : { at, name };
+    })
+    .filter(({ name }) => !name.split(/\s+/).some((w) => NOT_A_NAME.test(w) || isPeriodWord(w)));
+  return found.sort((a, b) => a.at - b.at).at(-1)?.name;
+}

@@ -3,8 +3,8 @@
  * sales over a period (Pro and Enterprise: the reports of the plan), and what is running low. Read-only.
  */
 import { z } from "zod";
-import { defineTool, emailIn, mentions, type ToolContext } from "~/modules/chat/tools";
-import { isPeriodWord, parsePeriod, periodInstants } from "~/modules/chat/periods";
+import { defineTool, emailIn, mentions, personNamed, type ToolContext } from "~/modules/chat/tools";
+import { parsePeriod, periodInstants } from "~/modules/chat/periods";
 import { productsOf } from "./catalogue.server";
 import { formatMoney } from "./money";
 import { ORDER_STATUS_LABELS, ordersOf, type Order } from "./orders.server";
@@ -14,33 +14,18 @@ const ORDER_WORDS = ["order", "orders", "ordered", "purchase", "purchases", "bou
 const dateOf = (iso: string, timeZone: string) =>
   new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" }).format(new Date(iso));
 
-/** A capitalised name of one or two words, as a customer's is written ("Mira", "Jane Doe"). */
-const NAME = String.raw`\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?`;
-/** Capitalised words that start a question rather than name someone ("What's", "Has …"). */
-const NOT_A_NAME =
-  /^(?:what|when|who|which|where|how|has|have|does|did|do|is|are|was|can|could|show|list|find|any|the|i|please)$/i;
-
 /**
  * "Jane Doe", "jane@example.com": who an order question is about, if it names someone — "Jane's last order",
- * "orders from Jane Doe", "what did Jane order", "has Jane Doe ordered". A day is not a person ("sales for
- * Friday"); of several names, the last (a follow-up's "and Tom's?" is read after the question it follows).
+ * "orders from Jane Doe", "what did Jane order", "has Jane Doe ordered".
  */
 function customerNamed(text: string): string | undefined {
-  const email = emailIn(text);
-  if (email) return email;
-  const found = [
-    ...text.matchAll(new RegExp(`(${NAME})['’]s\\b`, "gu")),
-    ...text.matchAll(new RegExp(`\\b(?:[Bb]y|[Ff]or|[Ff]rom|[Oo]f|[Dd]id|[Dd]oes|[Hh]as|[Hh]ave)\\s+(${NAME})`, "gu")),
-    ...text.matchAll(new RegExp(`(${NAME})\\s+(?:ordered|bought|purchased|paid)\\b`, "gu")),
-  ]
-    .map((m) => ({ at: m.index + m[0].indexOf(m[1]!), name: m[1]!.trim() }))
-    .map(({ at, name }) => {
-      // "Has Tom Lindqvist": the question's first word is not part of the name.
-      const [head, ...rest] = name.split(/\s+/);
-      return NOT_A_NAME.test(head!) && rest.length ? { at: at + head!.length + 1, name: rest.join(" ") } : { at, name };
+  return (
+    emailIn(text) ??
+    personNamed(text, {
+      after: ["by", "for", "from", "of", "did", "does", "has", "have"],
+      before: ["ordered", "bought", "purchased", "paid"],
     })
-    .filter(({ name }) => !name.split(/\s+/).some((w) => NOT_A_NAME.test(w) || isPeriodWord(w)));
-  return found.sort((a, b) => a.at - b.at).at(-1)?.name;
+  );
 }
 
 export const findOrders = defineTool({

@@ -133,7 +133,7 @@ export async function seedDemoShop(
       name: "Pickup at the bakery",
       kind: "pickup",
       price: 0,
-      instructions: "14 Pier Road, Whitby — from 8:00 the next morning.",
+      instructions: "12 Quayside, Whitby — from 8:00 the next morning.",
     },
     operatorId,
   );

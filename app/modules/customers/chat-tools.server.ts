@@ -4,8 +4,7 @@
  * ticket (the reply is the business's word, so a person sends it).
  */
 import { z } from "zod";
-import { isPeriodWord } from "~/modules/chat/periods";
-import { defineTool, emailIn, mentions } from "~/modules/chat/tools";
+import { defineTool, emailIn, mentions, personNamed } from "~/modules/chat/tools";
 import { contentIndexOf } from "~/modules/search/index.server";
 import { bestPassages } from "~/modules/search/text";
 import { customersOf } from "./customers.server";
@@ -13,8 +12,17 @@ import { ticketsOf } from "./tickets.server";
 
 export const findCustomers = defineTool({
   name: "find_customers",
-  description: "Customers found by name, e-mail, phone or tag, newest first, with their tags and when they joined.",
-  input: z.object({ query: z.string().trim().min(2).max(120).describe("A name, e-mail address, phone number or tag") }),
+  description:
+    "Customers found by name, e-mail, phone or tag (or, without a query, the newest), newest first, with their tags and when they joined.",
+  input: z.object({
+    query: z
+      .string()
+      .trim()
+      .min(2)
+      .max(120)
+      .optional()
+      .describe("A name, e-mail address, phone number or tag; none for the newest customers"),
+  }),
   audience: ["operator"],
   role: "viewer",
   match(ask) {
@@ -34,26 +42,31 @@ export const findCustomers = defineTool({
     const email = emailIn(ask.text);
     // A tag is written as it is stored ("tagged wholesale"), in any case.
     const tag = /\b(?:tagged|with (?:the )?tag|labelled|labeled)\s+[“"']?([\p{L}\p{N}-]{2,40})/u.exec(ask.plain)?.[1];
-    const named = [
-      ...ask.text.matchAll(
-        /\b(?:named|called|customer|client|find|about|for|is)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)/gu,
-      ),
-      ...ask.text.matchAll(
-        /\b(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)['’]s\s+(?:e-?mail|phone|contact|details|address|number|tags?)/gu,
-      ),
-    ]
-      .map((m) => m[1]!)
-      // "Is Tom …" starts a question; a day or month is not a customer.
-      .filter((n) => !n.split(/\s+/).some((w) => /^(?:what|who|which|is|are|the|i)$/i.test(w) || isPeriodWord(w)))
-      .at(-1);
+    const named = personNamed(ask.text, {
+      after: ["named", "called", "customer", "client", "find", "about", "for", "is"],
+    });
     const query = email ?? named ?? tag;
-    return query ? { score: 0.75, input: { query } } : null;
+    if (query) return { score: 0.75, input: { query } };
+    // "Who are our customers?", "the newest customers": the latest who joined.
+    const listing =
+      /\b(?:who are|list|show(?: me)?|see)\s+(?:(?:our|my|the|all)\s+)?(?:(?:newest|latest|recent|new)\s+)?customers\b/.test(
+        ask.plain,
+      ) || /^(?:our\s+|the\s+)?(?:newest|latest|recent)\s+customers\b/.test(ask.plain);
+    return listing ? { score: 0.7, input: {} } : null;
   },
   async run(context, { query }) {
-    const found = await customersOf(context.services.db, context.workspace.id).list({ query, size: 10, offset: 0 });
+    const customers = customersOf(context.services.db, context.workspace.id);
+    const [found, total] = await Promise.all([
+      customers.list({ query, size: 10, offset: 0 }),
+      query ? Promise.resolve(null) : customers.count(),
+    ]);
     const live = found.filter((c) => !c.erased);
     if (live.length === 0)
-      return { output: { customers: [] }, answer: `I found no customer matching “${query}”.`, sources: [] };
+      return {
+        output: { customers: [] },
+        answer: query ? `I found no customer matching “${query}”.` : "There are no customers yet.",
+        sources: [],
+      };
     const joined = (iso: string) =>
       new Intl.DateTimeFormat("en-GB", {
         timeZone: context.workspace.timeZone,
@@ -73,7 +86,11 @@ export const findCustomers = defineTool({
           url: context.consoleUrl(`/customers/${c.id}`),
         })),
       },
-      answer: `${live.length === 1 ? "One customer" : `${live.length} customers`} matching “${query}”:\n${live
+      answer: `${
+        query
+          ? `${live.length === 1 ? "One customer" : `${live.length} customers`} matching “${query}”`
+          : `The newest ${live.length === 1 ? "customer" : `${live.length} customers`} of ${total!.toLocaleString("en")}`
+      }:\n${live
         .map(
           (c) =>
             `- ${c.name || "(no name)"} <${c.email}>${c.phone ? `, ${c.phone}` : ""}${c.tags.length ? ` — ${c.tags.join(", ")}` : ""} — since ${joined(c.createdAt)}`,

@@ -4,8 +4,8 @@
  * business's zone.
  */
 import { z } from "zod";
-import { defineTool, emailIn, mentions, type ToolContext } from "~/modules/chat/tools";
-import { isPeriodWord, parsePeriod, periodInstants } from "~/modules/chat/periods";
+import { defineTool, emailIn, mentions, personNamed, type ToolContext } from "~/modules/chat/tools";
+import { parsePeriod, periodInstants } from "~/modules/chat/periods";
 import { formatMoney } from "~/modules/commerce/money";
 import { BOOKING_STATUS_LABELS } from "./public.server";
 import { bookingDeskOf, type BookingListItem } from "./operator.server";
@@ -32,31 +32,12 @@ const BOOKING_WORDS = [
   "reservations",
 ];
 
-/** A capitalised name of one or two words, as a customer's is written ("Priya", "Tom Ellison"). */
-const NAME = String.raw`\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?`;
-/** Capitalised words that start a question rather than name someone ("Who's", "Does …"). */
-const NOT_A_NAME =
-  /^(?:what|when|who|which|where|how|has|have|does|did|do|is|are|was|can|could|show|list|find|any|the|i|please)$/i;
-
 /**
  * Whose bookings a question asks for, if it names someone: "Priya's consultation", "bookings for Tom Ellison",
- * "does Tom Ellison have a booking". A day is not a person ("bookings for Tuesday"); of several names, the last
- * (a follow-up's "and Tom's?" is read after the question it follows).
+ * "does Tom Ellison have a booking".
  */
-function bookerNamed(text: string): string | undefined {
-  const found = [
-    ...text.matchAll(new RegExp(`(${NAME})['’]s\\b`, "gu")),
-    ...text.matchAll(new RegExp(`\\b(?:[Ff]or|[Oo]f|[Bb]y|[Ww]ith|[Hh]as|[Dd]oes|[Dd]id|[Ii]s)\\s+(${NAME})`, "gu")),
-  ]
-    .map((m) => ({ at: m.index + m[0].indexOf(m[1]!), name: m[1]!.trim() }))
-    .map(({ at, name }) => {
-      // "Does Tom Ellison": the question's first word is not part of the name.
-      const [head, ...rest] = name.split(/\s+/);
-      return NOT_A_NAME.test(head!) && rest.length ? { at: at + head!.length + 1, name: rest.join(" ") } : { at, name };
-    })
-    .filter(({ name }) => !name.split(/\s+/).some((w) => NOT_A_NAME.test(w) || isPeriodWord(w)));
-  return found.sort((a, b) => a.at - b.at).at(-1)?.name;
-}
+const bookerNamed = (text: string) =>
+  personNamed(text, { after: ["for", "of", "by", "with", "has", "does", "did", "is"] });
 
 function timeOf(iso: string, timeZone: string, withDay: boolean): string {
   return new Intl.DateTimeFormat("en-GB", {

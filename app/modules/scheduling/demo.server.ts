@@ -35,7 +35,7 @@ export async function seedDemoScheduling(db: Db, workspaceId: string, userId: st
     noticeMinutes: 24 * 60,
     windowDays: 60,
     locationKind: "in_person",
-    locationDetail: "12 Quay Street, Whitby YO22 4AE",
+    locationDetail: "12 Quayside, Whitby YO21 3PJ",
     questions: [
       { id: "occasion", label: "What is the occasion, and when?", required: true },
       { id: "guests", label: "How many guests?" },
@@ -57,7 +57,7 @@ export async function seedDemoScheduling(db: Db, workspaceId: string, userId: st
     windowDays: 90,
     noticeMinutes: 48 * 60,
     locationKind: "in_person",
-    locationDetail: "12 Quay Street, Whitby YO22 4AE (the side door)",
+    locationDetail: "12 Quayside, Whitby YO21 3PJ (the side door)",
     questions: [{ id: "allergies", label: "Any allergies we should know about?", long: true }],
     cancelNoticeMinutes: 7 * 24 * 60,
     rescheduleNoticeMinutes: 2 * 24 * 60,
