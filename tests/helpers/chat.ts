@@ -6,6 +6,8 @@
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import type { Db } from "~db/client";
 import { apiKeysOf } from "~/modules/api-keys/api-keys.server";
+import { pagesOf } from "~/modules/sites/pages.server";
+import { DEFAULT_PROFILE, profileInputOf, profileOf } from "~/modules/sites/profile.server";
 import type { Client } from "./client";
 
 /** A live API key of the user with `email`, restricted to `workspaceId` when given. */
@@ -144,3 +146,44 @@ export const chatBody = (text: string, extra: Record<string, unknown> = {}) => (
   trigger: "submit-message",
   ...extra,
 });
+
+/**
+ * What the assistant answers a bakery's questions from: its hours in Berlin (closed Monday and Sunday, Saturday
+ * 9:00–14:00) and one published page, "Allergies and ingredients" (an FAQ on rye and wheat). Answers its page's id.
+ */
+export async function bakeryContent(db: Db, workspaceId: string): Promise<string> {
+  await profileOf(db, workspaceId).save(null, {
+    ...profileInputOf(DEFAULT_PROFILE),
+    timeZone: "Europe/Berlin",
+    currency: "EUR",
+    hours: {
+      mon: [],
+      tue: [{ open: "08:00", close: "18:00" }],
+      wed: [{ open: "08:00", close: "18:00" }],
+      thu: [{ open: "08:00", close: "18:00" }],
+      fri: [{ open: "08:00", close: "20:00" }],
+      sat: [{ open: "09:00", close: "14:00" }],
+      sun: [],
+    },
+  });
+  const pages = pagesOf(db, workspaceId);
+  const actor = { userId: null, ip: null };
+  const page = await pages.create(
+    actor,
+    { title: "Allergies and ingredients", description: "What goes into our bread." },
+    [
+      {
+        type: "faq",
+        heading: "Allergies",
+        items: [
+          {
+            question: "Is your rye bread wheat-free?",
+            answer: "Our seeded rye is baked with rye flour only, so it contains no wheat, but it does contain gluten.",
+          },
+        ],
+      },
+    ],
+  );
+  await pages.publish(actor, page.id);
+  return page.id;
+}

@@ -9,10 +9,8 @@ import { simulateReadableStream, type UIMessage, type UIMessageChunk } from "ai"
 import { MockLanguageModelV2 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTier } from "~/modules/accounts/users.server";
-import { pagesOf } from "~/modules/sites/pages.server";
-import { DEFAULT_PROFILE, profileInputOf, profileOf } from "~/modules/sites/profile.server";
 import { startFakeOpenAICompatible, type FakeOpenAICompatible } from "../fakes/openai-compatible";
-import { ask, chatKey, userMessage } from "../helpers/chat";
+import { ask, bakeryContent, chatKey, userMessage } from "../helpers/chat";
 import { createWorkspace, signUp } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { ownedShop } from "../helpers/shop";
@@ -37,38 +35,7 @@ beforeAll(async () => {
   const name = "Model Bakery";
   const owned = await ownedShop(server, `chat-model-${process.pid}`, name);
   await setTier(server.db, owned.ownerEmail, "pro");
-  await profileOf(server.db, owned.workspaceId).save(null, {
-    ...profileInputOf(DEFAULT_PROFILE),
-    timeZone: "Europe/Berlin",
-    currency: "EUR",
-    hours: {
-      mon: [],
-      tue: [{ open: "08:00", close: "18:00" }],
-      wed: [{ open: "08:00", close: "18:00" }],
-      thu: [{ open: "08:00", close: "18:00" }],
-      fri: [{ open: "08:00", close: "20:00" }],
-      sat: [{ open: "09:00", close: "14:00" }],
-      sun: [],
-    },
-  });
-  const pages = pagesOf(server.db, owned.workspaceId);
-  const page = await pages.create(
-    { userId: null, ip: null },
-    { title: "Allergies and ingredients", description: "What goes into our bread." },
-    [
-      {
-        type: "faq",
-        heading: "Allergies",
-        items: [
-          {
-            question: "Is your rye bread wheat-free?",
-            answer: "Our seeded rye is baked with rye flour only, so it contains no wheat, but it does contain gluten.",
-          },
-        ],
-      },
-    ],
-  );
-  await pages.publish({ userId: null, ip: null }, page.id);
+  await bakeryContent(server.db, owned.workspaceId);
   business = {
     slug: owned.slug,
     workspaceId: owned.workspaceId,

@@ -9,9 +9,7 @@ import { setTier } from "~/modules/accounts/users.server";
 import type { DomainError } from "~/lib/errors";
 import { approve } from "~/modules/oauth/authorization.server";
 import { findClient, oauthAppsOf } from "~/modules/oauth/clients.server";
-import { pagesOf } from "~/modules/sites/pages.server";
-import { DEFAULT_PROFILE, profileInputOf, profileOf } from "~/modules/sites/profile.server";
-import { ask, chatBody, chatKey, postChat, userMessage } from "../helpers/chat";
+import { ask, bakeryContent, chatBody, chatKey, postChat, userMessage } from "../helpers/chat";
 import { Client, createWorkspace, signUp } from "../helpers/client";
 import { bookableBusiness, postBooking } from "../helpers/scheduling";
 import { startServer, type TestServer } from "../helpers/server";
@@ -51,39 +49,8 @@ beforeAll(async () => {
   const studio = await bookableBusiness(server, { service: { name: "Cake consultation", noticeMinutes: 0 } });
   const ownerEmail = await ownerEmailOf(studio.workspaceId);
   await setTier(server.db, ownerEmail, "pro");
-  await profileOf(server.db, studio.workspaceId).save(null, {
-    ...profileInputOf(DEFAULT_PROFILE),
-    timeZone: "Europe/Berlin",
-    currency: "EUR",
-    hours: {
-      mon: [],
-      tue: [{ open: "08:00", close: "18:00" }],
-      wed: [{ open: "08:00", close: "18:00" }],
-      thu: [{ open: "08:00", close: "18:00" }],
-      fri: [{ open: "08:00", close: "20:00" }],
-      sat: [{ open: "09:00", close: "14:00" }],
-      sun: [],
-    },
-  });
   const shop = await openShop(server.db, studio.workspaceId);
-  const pages = pagesOf(server.db, studio.workspaceId);
-  const page = await pages.create(
-    { userId: null, ip: null },
-    { title: "Allergies and ingredients", description: "What goes into our bread." },
-    [
-      {
-        type: "faq",
-        heading: "Allergies",
-        items: [
-          {
-            question: "Is your rye bread wheat-free?",
-            answer: "Our seeded rye is baked with rye flour only, so it contains no wheat, but it does contain gluten.",
-          },
-        ],
-      },
-    ],
-  );
-  await pages.publish({ userId: null, ip: null }, page.id);
+  const pageId = await bakeryContent(server.db, studio.workspaceId);
   await buy(new Client(server.url), studio.slug, shop, { email: "jane.doe@example.com", name: "Jane Doe" }, shop.large);
   await buy(
     new Client(server.url),
@@ -106,7 +73,7 @@ beforeAll(async () => {
     workspaceId: studio.workspaceId,
     ownerEmail,
     key: await chatKey(server.db, ownerEmail),
-    pageId: page.id,
+    pageId,
   };
 
   // Another business, with a customer of its own.

@@ -94,6 +94,30 @@ export function conversationsOf(db: Db, workspaceId: string, channel: ChatChanne
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** A new, empty conversation of this owner under `clientId`. */
+  async function insert(clientId: string, title: string): Promise<void> {
+    const at = isoNow();
+    await db
+      .insertInto("chat_conversations")
+      .values({
+        id: newId(),
+        workspace_id: workspaceId,
+        channel,
+        owner_key: key,
+        user_id: owner.kind === "user" ? owner.userId : null,
+        customer_id: owner.kind === "customer" ? owner.customerId : null,
+        client_id: clientId,
+        title,
+        messages: "[]",
+        message_count: 0,
+        version: 0,
+        ticket_id: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  }
+
   return {
     async get(clientId: string): Promise<Conversation> {
       const row = await read(clientId);
@@ -120,27 +144,8 @@ export function conversationsOf(db: Db, workspaceId: string, channel: ChatChanne
         let row = await read(clientId);
         if (!row && options.create === false) throw notFound("No such conversation");
         if (!row) {
-          const at = isoNow();
           try {
-            await db
-              .insertInto("chat_conversations")
-              .values({
-                id: newId(),
-                workspace_id: workspaceId,
-                channel,
-                owner_key: key,
-                user_id: owner.kind === "user" ? owner.userId : null,
-                customer_id: owner.kind === "customer" ? owner.customerId : null,
-                client_id: clientId,
-                title: titleOf(textOf(message)),
-                messages: "[]",
-                message_count: 0,
-                version: 0,
-                ticket_id: null,
-                created_at: at,
-                updated_at: at,
-              })
-              .execute();
+            await insert(clientId, titleOf(textOf(message)));
           } catch (error) {
             // The same conversation's first message sent twice at once: the other insert won; use its row.
             if (!isUniqueViolation(error)) throw error;
@@ -183,27 +188,8 @@ export function conversationsOf(db: Db, workspaceId: string, channel: ChatChanne
 
     /** Opens an empty conversation (a site visitor's session) under a new id, and answers it. */
     async start(): Promise<Conversation> {
-      const at = isoNow();
       const clientId = newId().toLowerCase();
-      await db
-        .insertInto("chat_conversations")
-        .values({
-          id: newId(),
-          workspace_id: workspaceId,
-          channel,
-          owner_key: key,
-          user_id: owner.kind === "user" ? owner.userId : null,
-          customer_id: owner.kind === "customer" ? owner.customerId : null,
-          client_id: clientId,
-          title: "",
-          messages: "[]",
-          message_count: 0,
-          version: 0,
-          ticket_id: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
+      await insert(clientId, "");
       return this.get(clientId);
     },
 

@@ -76,6 +76,8 @@ function capabilities(tools: readonly ChatTool[], workspaceName: string): string
     tools.some((t) => t.name === "low_stock") && "say what is running low",
     tools.some((t) => t.name === "draft_page") && "draft a page or a ticket reply for you to review",
     "answer from the site's pages, products, services and opening hours, with the page each answer comes from",
+    tools.some((t) => t.name === "my_orders") && "tell you about your own orders and bookings once you are signed in",
+    tools.some((t) => t.name === "hand_over") && "pass your question to the team when I cannot help",
   ].filter(Boolean);
   return `I can help with ${workspaceName}: ${can.join("; ")}.`;
 }

@@ -5,14 +5,11 @@
  * workspace — unknown, not a member, or not the key's — is the spec's 403, never a hint that it exists.
  */
 import type { AppLoadContext } from "@remix-run/node";
-import { now } from "~/lib/clock.server";
 import { forbidden, invalid } from "~/lib/errors";
 import type { Integrator } from "~/modules/auth/bearer.server";
-import { resolveOrigin } from "~/modules/hosts/hosts.server";
-import { siteAddressOf, siteUrl } from "~/modules/sites/address.server";
-import { rememberedProfile } from "~/modules/sites/profile.server";
 import { roleAtLeast } from "~/modules/tenancy/roles";
 import { findWorkspaceBySlug, workspacesOfUser } from "~/modules/tenancy/workspaces.server";
+import { toolContextFor } from "./context.server";
 import { conversationsOf, type ConversationsRepo } from "./conversations.server";
 import type { Turn } from "./turn.server";
 import type { ChatCaller, ChatTool, ToolContext } from "./tools";
@@ -58,11 +55,6 @@ export async function operatorChat(
 ): Promise<OperatorChat> {
   const { services } = context;
   const workspace = await workspaceFor(context, integrator, ref);
-  const [profile, origin] = await Promise.all([
-    rememberedProfile(services, workspace.id),
-    resolveOrigin(request, context),
-  ]);
-  const address = await siteAddressOf(services, workspace, origin);
   const caller: ChatCaller = {
     kind: "operator",
     userId: integrator.user.id,
@@ -71,20 +63,7 @@ export async function operatorChat(
     credential: integrator.credential.kind,
   };
   return {
-    context: {
-      services,
-      workspace: {
-        id: workspace.id,
-        slug: workspace.slug,
-        name: workspace.name,
-        timeZone: profile.timeZone,
-        currency: profile.currency,
-      },
-      caller,
-      at: now(),
-      siteUrl: (path) => (address ? siteUrl(address, path) : `${origin.origin}/${workspace.slug}${path}`),
-      consoleUrl: (path) => `${(services.env.PUBLIC_URL ?? origin.origin).replace(/\/$/, "")}${path}`,
-    },
+    context: await toolContextFor(request, context, workspace, caller),
     conversations: conversationsOf(services.db, workspace.id, "integrator", {
       kind: "user",
       userId: integrator.user.id,

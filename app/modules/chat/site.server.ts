@@ -11,17 +11,15 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { parse, serialize } from "cookie";
 import { z } from "zod";
-import { now } from "~/lib/clock.server";
 import { conflict, forbidden, invalid, notFound, parseInput } from "~/lib/errors";
 import { sha256Base64url } from "~/lib/hash.server";
 import { newSecret } from "~/lib/ids.server";
 import type { AssistantCaller } from "~/modules/access/customer.server";
 import { CustomerEmail, CustomerName } from "~/modules/customers/customers.server";
 import { ticketsOf, type Ticket } from "~/modules/customers/tickets.server";
-import { publicOrigin, resolveOrigin } from "~/modules/hosts/hosts.server";
+import { publicOrigin } from "~/modules/hosts/hosts.server";
 import { siteIsOpenTo } from "~/modules/site-access/gate.server";
-import { siteAddressOf, siteUrl } from "~/modules/sites/address.server";
-import { rememberedProfile } from "~/modules/sites/profile.server";
+import { toolContextFor } from "./context.server";
 import { HANDING_OVER, conversationsOf, type Conversation, type ConversationOwner } from "./conversations.server";
 import { textOf } from "./protocol";
 import { rememberedAssistant } from "./settings.server";
@@ -85,30 +83,11 @@ async function siteChat(
     chatCaller = { kind: "visitor" };
   }
 
-  const [profile, origin] = await Promise.all([
-    rememberedProfile(services, workspace.id),
-    resolveOrigin(request, context),
-  ]);
-  const address = await siteAddressOf(services, workspace, origin);
   return {
     owner,
     setCookie,
     greeting: settings.greeting,
-    context: {
-      services,
-      workspace: {
-        id: workspace.id,
-        slug: workspace.slug,
-        name: workspace.name,
-        timeZone: profile.timeZone,
-        currency: profile.currency,
-      },
-      caller: chatCaller,
-      at: now(),
-      siteUrl: (path) => (address ? siteUrl(address, path) : `${origin.origin}/${workspace.slug}${path}`),
-      // Public answers never link to the console.
-      consoleUrl: () => "",
-    },
+    context: await toolContextFor(request, context, workspace, chatCaller),
   };
 }
 
