@@ -49,6 +49,22 @@ function titleOf(text: string): string {
   return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line;
 }
 
+/**
+ * The history a new message makes of `stored`: the message last, after what came before it. A message the
+ * conversation already has (a regenerated answer, an edited question) replaces it and everything after it. Refused
+ * when it leaves no room for the answer.
+ */
+export function historyWith(stored: readonly UIMessage[], message: UIMessage): UIMessage[] {
+  const again = stored.findIndex((m) => m.id === message.id);
+  const history = [...(again >= 0 ? stored.slice(0, again) : stored), message];
+  if (history.length + 1 > MAX_HISTORY) {
+    throw invalid(`This conversation has reached ${MAX_HISTORY} messages: start a new one`, [
+      { field: "id", message: `A conversation holds at most ${MAX_HISTORY} messages` },
+    ]);
+  }
+  return history;
+}
+
 /** How many times a write over a stale version is tried again (another turn of the same conversation won). */
 const ATTEMPTS = 5;
 
@@ -153,15 +169,7 @@ export function conversationsOf(db: Db, workspaceId: string, channel: ChatChanne
           row = await read(clientId);
           if (!row) throw notFound("No such conversation");
         }
-        const stored = JSON.parse(row.messages) as UIMessage[];
-        const again = stored.findIndex((m) => m.id === message.id);
-        const history = [...(again >= 0 ? stored.slice(0, again) : stored), message];
-        // Room for the answer too.
-        if (history.length + 1 > MAX_HISTORY) {
-          throw invalid(`This conversation has reached ${MAX_HISTORY} messages: start a new one`, [
-            { field: "id", message: `A conversation holds at most ${MAX_HISTORY} messages` },
-          ]);
-        }
+        const history = historyWith(JSON.parse(row.messages) as UIMessage[], message);
         // A conversation opened empty (a site visitor's session) is titled by its first question.
         if (await save(row.id, row.version, history, row.title ? undefined : titleOf(textOf(message)))) {
           return { conversation: { ...toConversation(row), messages: history }, history };

@@ -133,6 +133,7 @@ export async function siteTurn(request: Request, context: AppLoadContext, caller
   return {
     context: chat.context,
     conversations: { ...repo, ask: (clientId, message) => repo.ask(clientId, message, { create: false }) },
+    opened: true,
     tools: services.chat.all().filter((t: ChatTool) => t.audience.includes("site")),
     // Every site tool answers anyone on the site; a customer's own records answer only that customer (the tools
     // read the caller, and ask a visitor to sign in).

@@ -23,9 +23,9 @@ import {
   type UIMessage,
   type UIMessageStreamWriter,
 } from "ai";
-import { forbidden, invalid, isDomainError } from "~/lib/errors";
+import { forbidden, invalid, isDomainError, notFound } from "~/lib/errors";
 import { newId } from "~/lib/ids.server";
-import type { ConversationsRepo } from "./conversations.server";
+import { historyWith, type ConversationsRepo } from "./conversations.server";
 import { plan, type PlannedCall } from "./offline.server";
 import { MODEL_HISTORY, newUserMessage, type ChatRequest } from "./protocol";
 import type { ChatTool, Source, ToolContext } from "./tools";
@@ -47,6 +47,8 @@ export interface Turn {
   headers: Record<string, string>;
   /** Logs what went wrong inside a stream (the client sees a plain message). */
   logError(error: unknown): void;
+  /** Only a conversation opened first may be spoken to (the site's, opened by `…/chat/session`); 404 otherwise. */
+  opened?: boolean;
 }
 
 /** What a client is told when an answer fails part-way: never the error itself (SQL, a provider's words). */
@@ -73,11 +75,12 @@ export async function answerTurn(turn: Turn, request: ChatRequest): Promise<Resp
 
   // The offline engine decides before answering; a question needing what the caller's plan or role lacks is a 403.
   const stored = await turn.conversations.find(request.id);
+  if (!stored && turn.opened) throw notFound("No such conversation");
+  const history = historyWith(stored?.messages ?? [], fresh.message);
   const planned = turn.model ? null : plan(fresh.text, stored?.messages ?? [], tools, turn.context);
   if (planned?.kind === "tools" && planned.calls.some((c) => !turn.permitted(c.tool))) throw forbidden();
 
   await turn.take();
-  const { history } = await turn.conversations.ask(request.id, fresh.message);
 
   // An answer that failed part-way is not stored: the question stays, to be asked again.
   let failed = false;
@@ -91,6 +94,11 @@ export async function answerTurn(turn: Turn, request: ChatRequest): Promise<Resp
       return STREAM_ERROR;
     },
     execute: async ({ writer }) => {
+      // The answer starts at once: its first frame goes out before the question is stored or anything is looked up
+      // (a client shows that the assistant is answering; time to first byte is the refusals' cost alone).
+      writer.write({ type: "start" });
+      await new Promise((resolve) => setImmediate(resolve));
+      await turn.conversations.ask(request.id, fresh.message);
       if (turn.model) await answerWithModel(writer, turn.model, history, allowed, turn);
       else await answerOffline(writer, planned!, turn.context);
     },
@@ -163,7 +171,6 @@ async function answerOffline(
   planned: ReturnType<typeof plan>,
   context: ToolContext,
 ): Promise<void> {
-  writer.write({ type: "start" });
   const answers: string[] = [];
   const sources: Source[] = [];
   if (planned.kind === "reply") {
@@ -299,5 +306,13 @@ async function answerWithModel(
     // with its detail (the SDK would print it to the console), shown to the client as `STREAM_ERROR`.
     onError: ({ error }) => turn.logError(error),
   });
-  writer.merge(result.toUIMessageStream({ sendReasoning: false, sendSources: false, onError: modelErrorTexts() }));
+  // The turn wrote `start` already.
+  writer.merge(
+    result.toUIMessageStream({
+      sendStart: false,
+      sendReasoning: false,
+      sendSources: false,
+      onError: modelErrorTexts(),
+    }),
+  );
 }

@@ -400,8 +400,26 @@ function introduces(line: string, next: string | undefined): boolean {
   return (/[:?]\.?$/.test(line) && n <= 12) || (/\.$/.test(line) && n <= 3);
 }
 
+/**
+ * The readings of documents already read (`unitsOf` is pure): a question reads a dozen documents, and the same
+ * documents answer question after question, so splitting and stemming them again each time was most of an answer's
+ * cost (bench/). Bounded; the oldest go first.
+ */
+const readings = new Map<string, Unit[]>();
+const MAX_READINGS = 4000;
+
 /** A document as units a passage can be: its sentences and list lines, and each heading with the lines under it. */
 function unitsOf(text: string, title: string): Unit[] {
+  const key = `${title}\u0000${text}`;
+  const known = readings.get(key);
+  if (known) return known;
+  const units = readUnits(text, title);
+  if (readings.size >= MAX_READINGS) readings.delete(readings.keys().next().value!);
+  readings.set(key, units);
+  return units;
+}
+
+function readUnits(text: string, title: string): Unit[] {
   const titled = new Set(terms(title));
   const lines = text
     .split(/\n+/)
