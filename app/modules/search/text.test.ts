@@ -133,14 +133,20 @@ const MENU = [
 ].join("\n");
 
 describe("bestPassages", () => {
-  it("never quotes a question restated in the text: the sentence after it answers", () => {
+  it("never quotes a question restated in the text, and quotes its answer whole, caveat and all", () => {
     const faq = [
       "Allergies:",
       "Is your rye bread wheat-free? Our seeded rye is baked with rye flour only, so it contains no wheat. It does contain gluten.",
       "Opening hours: Tuesday – Saturday: 8:00–16:00.",
     ].join("\n");
     expect(bestPassages(faq, "Is the rye bread wheat free?").map((p) => p.text)).toEqual([
-      "Our seeded rye is baked with rye flour only, so it contains no wheat.",
+      "Our seeded rye is baked with rye flour only, so it contains no wheat. It does contain gluten.",
+    ]);
+    // Asked about the one sentence, the answer still carries the warning after it.
+    const cake =
+      "Do you bake anything gluten-free? Our almond cake is gluten-free. Everything is made in one kitchen, so we cannot promise it is free of traces.";
+    expect(bestPassages(cake, "Is the almond cake safe for coeliacs?").map((p) => p.text)).toEqual([
+      "Our almond cake is gluten-free. Everything is made in one kitchen, so we cannot promise it is free of traces.",
     ]);
   });
 

@@ -391,7 +391,15 @@ interface Unit {
   /** A section: the units under one heading, quoted together, and the heading's terms. */
   members?: Unit[];
   heading?: Set<string>;
+  /**
+   * The sentences of the FAQ answer it is one of, quoted whole: an answer's caveat ("…so we cannot promise it is
+   * free of traces") is part of the answer, whichever of its sentences the question matched.
+   */
+  answer?: Unit[];
 }
+
+/** An FAQ answer of at most this many sentences is quoted whole. */
+const WHOLE_ANSWER = 4;
 
 /** A short line that introduces the lines under it: "Pastries:", "Something wrong with your order?", "Coffee.". */
 function introduces(line: string, next: string | undefined): boolean {
@@ -456,6 +464,7 @@ function readUnits(text: string, title: string): Unit[] {
     }
     // In an FAQ's line the question comes first: the sentences after it answer it, and are read with it.
     let asked: string[] = [];
+    const answering: Unit[] = [];
     for (const sentence of sentencesOfLine(line)) {
       if (isQuestion(sentence)) {
         asked = [...asked, ...terms(sentence)];
@@ -469,8 +478,10 @@ function readUnits(text: string, title: string): Unit[] {
         headed: new Set([...(section?.terms ?? []), ...asked]),
       };
       units.push(unit);
+      if (asked.length) answering.push(unit);
       if (section && section.members.length < 8) section.members.push(unit);
     }
+    if (answering.length > 1 && answering.length <= WHOLE_ANSWER) for (const unit of answering) unit.answer = answering;
   });
   close();
   return units;
@@ -562,10 +573,17 @@ export function answerFrom(
   const cued = groups.every((g, i) => g.kind !== "cue" || chosen.some((c) => c.direct[i] && subject(c)));
   const strength = cued ? share(answered) : 0;
   const lead = cued ? share(first.any) : 0;
+  const quoted = new Set<Unit[]>();
   return {
     passages: chosen
       .sort((a, b) => a.unit.index - b.unit.index)
-      .map((c) => ({ text: c.unit.text, matched: c.any.filter(Boolean).length })),
+      .flatMap((c) => {
+        const whole = c.unit.answer;
+        if (!whole) return [{ text: c.unit.text, matched: c.any.filter(Boolean).length }];
+        if (quoted.has(whole)) return [];
+        quoted.add(whole);
+        return [{ text: whole.map((u) => u.text).join(" "), matched: c.any.filter(Boolean).length }];
+      }),
     strength,
     lead,
   };
